@@ -1,0 +1,3 @@
+export * from './schema/index.js';
+export * from './errors.js';
+export * from './store/task-store.js';

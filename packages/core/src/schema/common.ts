@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** A `google.protobuf.Struct` in ProtoJSON: a JSON object with string keys. */
+export const StructSchema = z.record(z.string(), z.unknown());
+/** A free-form JSON object (metadata, extension params). */
+export type Struct = z.infer<typeof StructSchema>;
+
+/**
+ * A `google.protobuf.Timestamp` in ProtoJSON: an ISO 8601 UTC string ending in
+ * `Z` (`2025-10-28T10:30:00.000Z`). Offsets other than `Z` are rejected.
+ */
+export const TimestampSchema = z.iso.datetime({ offset: false, local: false });
+
+/** A non-empty identifier (task, context, message, artifact ids). */
+export const IdSchema = z.string().min(1, 'must be a non-empty string');
+
+/** An `int32` count that must be zero or more (historyLength). */
+export const NonNegativeIntSchema = z.number().int().min(0).max(2_147_483_647);
+
+/** A tenant path segment as used by the HTTP+JSON binding's `/{tenant}/...` prefix. */
+export const TenantSchema = z.string().optional();
+
+/**
+ * A proto `oneof` in ProtoJSON: the input must be an object carrying exactly
+ * one of `keys` (other, unknown keys are ignored, as the spec asks), then it
+ * is parsed by `union`. `what` names the object in the error message.
+ */
+export function oneof<T extends z.ZodType>(what: string, keys: readonly string[], union: T) {
+  return z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        ctx.addIssue({ code: 'custom', message: `${what} must be an object` });
+        return;
+      }
+      const present = keys.filter((k) => (value as Record<string, unknown>)[k] !== undefined);
+      if (present.length !== 1) {
+        const got = present.length ? present.join(', ') : 'none';
+        ctx.addIssue({ code: 'custom', message: `${what} needs exactly one of ${keys.join(', ')} (got ${got})` });
+      }
+    })
+    .pipe(union);
+}

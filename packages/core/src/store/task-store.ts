@@ -1,0 +1,117 @@
+import type { ListTasksResponse, StreamResponse, Task, TaskState } from '../schema/index.js';
+
+/**
+ * A stored task with the bookkeeping the service needs. `version` starts at
+ * 1 when the task is created and grows by one with every commit;
+ * `lastSequence` is the sequence number of the newest event in the task's
+ * log (0 when the log is empty).
+ */
+export interface TaskRecord {
+  readonly task: Task;
+  readonly version: number;
+  /** The scope the task belongs to (tenant and principal); `''` when anonymous. */
+  readonly owner: string;
+  readonly lastSequence: number;
+}
+
+/** One event of a task's log, numbered from 1 in the order it was committed. */
+export interface StoredEvent {
+  readonly sequence: number;
+  readonly event: StreamResponse;
+}
+
+/** What {@link TaskStore.commit} writes atomically: the new task state and its events. */
+export interface CommitRequest {
+  /** The task as it is after the events. */
+  readonly task: Task;
+  /** The version the writer read; `0` creates the task (and fails if it exists). */
+  readonly expectedVersion: number;
+  /** The task's scope; on an update it must equal the stored owner. */
+  readonly owner: string;
+  /** Events appended to the task's log, in order, with the same commit. May be empty. */
+  readonly events: readonly StreamResponse[];
+}
+
+/** What a commit produced. With no events, `firstSequence` is `lastSequence + 1`. */
+export interface CommitResult {
+  readonly version: number;
+  /** Sequence number of the first appended event. */
+  readonly firstSequence: number;
+  /** Sequence number of the last event in the log after this commit. */
+  readonly lastSequence: number;
+}
+
+/** A ListTasks query as a store answers it, always within one owner. */
+export interface TaskQuery {
+  readonly owner: string;
+  readonly contextId?: string | undefined;
+  readonly status?: TaskState | undefined;
+  /** ISO 8601: only tasks whose status timestamp is strictly after this. */
+  readonly statusTimestampAfter?: string | undefined;
+  /** 1 to 100; default 50. */
+  readonly pageSize?: number | undefined;
+  /** An opaque cursor from a previous page's `nextPageToken`. */
+  readonly pageToken?: string | undefined;
+  /** Unset: the whole history; 0: none (field omitted); n: the last n messages. */
+  readonly historyLength?: number | undefined;
+  /** When not true, `artifacts` is omitted from every task. */
+  readonly includeArtifacts?: boolean | undefined;
+}
+
+/**
+ * Where tasks live. Every adapter passes the store conformance suite
+ * (`runTaskStoreConformance` from `@taskwire/core/testing`).
+ *
+ * Contract:
+ * - `commit` is atomic: the task and its events are both stored or neither;
+ *   it resolves only once durable for the adapter (a file store: on disk).
+ * - `commit` fails with {@link VersionConflictError} when the stored version
+ *   is not `expectedVersion` (or the task exists and `expectedVersion` is 0),
+ *   and with {@link OwnerMismatchError} when `owner` differs from the stored one.
+ * - `list` follows the A2A ListTasks rules: filters, status-timestamp
+ *   descending order (ties by task id descending), cursor pagination stable
+ *   under concurrent inserts, `totalSize` counting every match, an
+ *   `InvalidParams` A2AError for a malformed `pageToken`.
+ * - `readEvents` returns the events with sequence > `afterSequence`, in order,
+ *   at most `limit` of them.
+ * - After `close`, every call rejects with {@link StoreClosedError}.
+ */
+export interface TaskStore {
+  get(taskId: string): Promise<TaskRecord | undefined>;
+  commit(request: CommitRequest): Promise<CommitResult>;
+  list(query: TaskQuery): Promise<ListTasksResponse>;
+  /** Removes a task and its events. Resolves true when it existed. */
+  delete(taskId: string): Promise<boolean>;
+  readEvents(taskId: string, afterSequence: number, limit?: number): Promise<StoredEvent[]>;
+  close(): Promise<void>;
+}
+
+/** A commit lost a race: someone else changed the task since it was read. Re-read and retry. */
+export class VersionConflictError extends Error {
+  override readonly name = 'VersionConflictError';
+  constructor(
+    readonly taskId: string,
+    readonly expectedVersion: number,
+    readonly actualVersion: number,
+  ) {
+    super(
+      `Task ${taskId} is at version ${actualVersion}, not ${expectedVersion}: it changed since it was read; read it again and retry`,
+    );
+  }
+}
+
+/** A commit named an owner other than the task's. */
+export class OwnerMismatchError extends Error {
+  override readonly name = 'OwnerMismatchError';
+  constructor(readonly taskId: string) {
+    super(`Task ${taskId} belongs to another owner; a commit cannot move it`);
+  }
+}
+
+/** The store was closed; open a new one. */
+export class StoreClosedError extends Error {
+  override readonly name = 'StoreClosedError';
+  constructor() {
+    super('The task store is closed');
+  }
+}
