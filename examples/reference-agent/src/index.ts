@@ -1,0 +1,3 @@
+export { referenceAgent } from './agent.js';
+export { referenceAgentCard } from './card.js';
+export { PLATFORM_QUESTION, QUOTES, platformOf, shorten } from './quotes.js';

@@ -1,0 +1,54 @@
+import type { Message, Task } from '../schema/index.js';
+import type { Principal } from '../service/call-context.js';
+import type { AgentEvent, ArtifactInit, ArtifactOptions, Say, StatusOptions } from './events.js';
+
+/**
+ * What an agent receives for one run: the task (after the user's message),
+ * that message, the tasks it names in `referenceTaskIds`, the caller, and a
+ * `signal` aborted when the task is canceled.
+ *
+ * Every helper commits its event before it resolves, and rejects with an
+ * `InvalidAgentResponse` A2AError when the event is not a valid transition
+ * (the task is left as it was). After `inputRequired`, `authRequired`,
+ * `complete`, `fail` or `reject` the run is over: return.
+ */
+export interface AgentContext {
+  readonly task: Task;
+  readonly message: Message;
+  /** The referenced tasks that exist and are visible to the caller. */
+  readonly referencedTasks: readonly Task[];
+  readonly principal: Principal | undefined;
+  /** True when this run continues an input-required or auth-required task. */
+  readonly isContinuation: boolean;
+  /** Aborted when the task is canceled (or the service closes). */
+  readonly signal: AbortSignal;
+  /** The user text of the message: its text parts joined with newlines. */
+  readonly text: string;
+  /** Emits any agent event. */
+  emit(event: AgentEvent): Promise<void>;
+  working(message?: Say, options?: StatusOptions): Promise<void>;
+  artifact(init: ArtifactInit, options?: ArtifactOptions): Promise<void>;
+  inputRequired(message: Say, options?: StatusOptions): Promise<void>;
+  authRequired(message: Say, options?: StatusOptions): Promise<void>;
+  complete(message?: Say, options?: StatusOptions): Promise<void>;
+  fail(message: Say, options?: StatusOptions): Promise<void>;
+  reject(message: Say, options?: StatusOptions): Promise<void>;
+}
+
+/**
+ * An agent: plain async code. Either an async function that uses the
+ * context's helpers, or an async generator that yields {@link AgentEvent}s
+ * (from `working()`, `artifact()`, `completed()` ...).
+ *
+ * When it returns without having reached a terminal or interrupted state the
+ * task is completed; when it throws the task fails with the error's message.
+ */
+export type Agent = (context: AgentContext) => Promise<void> | AsyncIterable<AgentEvent>;
+
+/** The text parts of a message joined with newlines. */
+export function textOf(message: Pick<Message, 'parts'>): string {
+  return message.parts
+    .map((p) => ('text' in p ? p.text : undefined))
+    .filter((t): t is string => t !== undefined)
+    .join('\n');
+}

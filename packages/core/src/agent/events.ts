@@ -1,0 +1,78 @@
+import type { Artifact, Message, Part, Struct, TaskState } from '../schema/index.js';
+
+/** Text, parts, or a whole message: what an agent says in a status update. */
+export type Say = string | readonly Part[] | Omit<Message, 'role' | 'messageId'> & { messageId?: string };
+
+/**
+ * An event as an agent emits it: the task and context ids are filled in by
+ * the service. `status` changes the task's state; `artifact` adds or
+ * updates an output.
+ */
+export type AgentEvent =
+  | { readonly kind: 'status'; readonly state: TaskState; readonly message?: Say | undefined; readonly metadata?: Struct | undefined }
+  | {
+      readonly kind: 'artifact';
+      readonly artifact: Artifact;
+      readonly append?: boolean | undefined;
+      readonly lastChunk?: boolean | undefined;
+      readonly metadata?: Struct | undefined;
+    };
+
+/** Options of a status event: extra event metadata (for example `{ progress: { current, total } }`). */
+export interface StatusOptions {
+  readonly metadata?: Struct;
+}
+
+/** A status event moving the task to `state`, with an optional agent message. */
+export function status(state: TaskState, message?: Say, options: StatusOptions = {}): AgentEvent {
+  return { kind: 'status', state, message, metadata: options.metadata };
+}
+/** The agent is working (optionally saying on what). */
+export const working = (message?: Say, options?: StatusOptions) => status('TASK_STATE_WORKING', message, options);
+/** The agent needs the user's next message on this same task. */
+export const inputRequired = (message: Say, options?: StatusOptions) => status('TASK_STATE_INPUT_REQUIRED', message, options);
+/** The agent needs the user to authenticate, then send the next message on this task. */
+export const authRequired = (message: Say, options?: StatusOptions) => status('TASK_STATE_AUTH_REQUIRED', message, options);
+/** The task is done. */
+export const completed = (message?: Say, options?: StatusOptions) => status('TASK_STATE_COMPLETED', message, options);
+/** The task failed; say why. */
+export const failed = (message: Say, options?: StatusOptions) => status('TASK_STATE_FAILED', message, options);
+/** The agent will not do this task; say why. */
+export const rejected = (message: Say, options?: StatusOptions) => status('TASK_STATE_REJECTED', message, options);
+
+/** An artifact to emit: id and parts, or just parts/text with a name (the id is then the name). */
+export type ArtifactInit = Omit<Artifact, 'artifactId' | 'parts'> & {
+  readonly artifactId?: string;
+  readonly parts?: readonly Part[];
+  readonly text?: string;
+};
+
+/** Options of an artifact event: `append` adds to an earlier chunk, `lastChunk` marks the final one. */
+export interface ArtifactOptions {
+  readonly append?: boolean;
+  readonly lastChunk?: boolean;
+  readonly metadata?: Struct;
+}
+
+/** An artifact event. `artifactId` defaults to `name`; `text` is shorthand for one text part. */
+export function artifact(init: ArtifactInit, options: ArtifactOptions = {}): AgentEvent {
+  const { text, parts, artifactId, ...rest } = init;
+  const id = artifactId ?? init.name;
+  if (!id) throw new TypeError('An artifact needs an artifactId or a name');
+  const allParts: Part[] = [...(parts ?? []), ...(text !== undefined ? [{ text }] : [])];
+  return {
+    kind: 'artifact',
+    artifact: { ...rest, artifactId: id, parts: allParts },
+    append: options.append,
+    lastChunk: options.lastChunk,
+    metadata: options.metadata,
+  };
+}
+
+/** Builds an agent message from what an agent says, with a fresh messageId from `newId`. */
+export function agentMessage(say: Say, ids: { taskId: string; contextId: string }, newId: () => string): Message {
+  if (typeof say === 'string') return { messageId: newId(), role: 'ROLE_AGENT', parts: [{ text: say }], ...ids };
+  if (Array.isArray(say)) return { messageId: newId(), role: 'ROLE_AGENT', parts: [...(say as Part[])], ...ids };
+  const msg = say as Exclude<Say, string | readonly Part[]>;
+  return { ...msg, messageId: msg.messageId ?? newId(), role: 'ROLE_AGENT', ...ids };
+}

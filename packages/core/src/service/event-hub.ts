@@ -1,0 +1,141 @@
+import type { StoredEvent, TaskStore } from '../store/task-store.js';
+
+/** Most events a subscription buffers before it falls back to reading the store. */
+const DEFAULT_BUFFER = 256;
+
+/**
+ * One reader of one task's events, from a known sequence on. Live events are
+ * buffered up to a bound; past it the buffer is dropped and the reader
+ * catches up from the store's log, so a slow reader costs bounded memory and
+ * still misses nothing. Events at or below the last delivered sequence are
+ * ignored, so each is delivered once, in order.
+ */
+export class Subscription {
+  private buffer: StoredEvent[] = [];
+  private behind = false;
+  private wake: (() => void) | undefined;
+  private closed = false;
+  /** How many events were skipped because the store had dropped them. */
+  skipped = 0;
+
+  constructor(
+    private readonly store: TaskStore,
+    readonly taskId: string,
+    /** The sequence of the last event this reader has (or does not need). */
+    public lastSequence: number,
+    private readonly bufferLimit = DEFAULT_BUFFER,
+  ) {}
+
+  /** Called by the hub with newly committed events, in sequence order. */
+  push(events: readonly StoredEvent[]): void {
+    if (this.closed) return;
+    for (const event of events) {
+      if (this.behind) break;
+      if (this.buffer.length >= this.bufferLimit) {
+        this.buffer = [];
+        this.behind = true;
+      } else {
+        this.buffer.push(event);
+      }
+    }
+    this.wake?.();
+  }
+
+  /**
+   * The next event after {@link lastSequence}, waiting for one if needed.
+   * Resolves `undefined` when `signal` aborts or the subscription is closed.
+   */
+  async next(signal?: AbortSignal): Promise<StoredEvent | undefined> {
+    for (;;) {
+      if (this.closed || signal?.aborted) return undefined;
+      const buffered = this.takeBuffered();
+      if (buffered) return buffered;
+      if (this.behind) {
+        this.behind = false;
+        const caughtUp = await this.store.readEvents(this.taskId, this.lastSequence, this.bufferLimit);
+        if (caughtUp.length === this.bufferLimit) this.behind = true;
+        this.buffer.unshift(...caughtUp.filter((e) => e.sequence > this.lastSequence));
+        const first = this.buffer[0];
+        if (first && first.sequence > this.lastSequence + 1) {
+          // The store no longer has the events in between (retention): skip to what exists.
+          this.skipped += first.sequence - this.lastSequence - 1;
+          this.lastSequence = first.sequence - 1;
+        }
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          signal?.removeEventListener('abort', done);
+          this.wake = undefined;
+          resolve();
+        };
+        this.wake = done;
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+
+  /** Makes the next read start from the store's log after {@link lastSequence} (a resume). */
+  catchUp(): void {
+    this.behind = true;
+  }
+
+  /** Stops the subscription; a pending `next` resolves `undefined`. */
+  close(): void {
+    this.closed = true;
+    this.buffer = [];
+    this.wake?.();
+  }
+
+  private takeBuffered(): StoredEvent | undefined {
+    while (this.buffer.length > 0) {
+      const event = this.buffer.shift()!;
+      if (event.sequence <= this.lastSequence) continue;
+      if (event.sequence !== this.lastSequence + 1) {
+        // A gap: something was committed that we did not see; read it from the store.
+        this.buffer.unshift(event);
+        this.behind = true;
+        return undefined;
+      }
+      this.lastSequence = event.sequence;
+      return event;
+    }
+    return undefined;
+  }
+}
+
+/** Routes committed events to the subscriptions of their task. */
+export class EventHub {
+  private readonly byTask = new Map<string, Set<Subscription>>();
+
+  constructor(private readonly store: TaskStore) {}
+
+  /** Registers a reader of `taskId` that has everything up to `lastSequence`. */
+  subscribe(taskId: string, lastSequence: number): Subscription {
+    const subscription = new Subscription(this.store, taskId, lastSequence);
+    let set = this.byTask.get(taskId);
+    if (!set) this.byTask.set(taskId, (set = new Set()));
+    set.add(subscription);
+    return subscription;
+  }
+
+  /** Removes and closes a reader. */
+  unsubscribe(subscription: Subscription): void {
+    subscription.close();
+    const set = this.byTask.get(subscription.taskId);
+    set?.delete(subscription);
+    if (set?.size === 0) this.byTask.delete(subscription.taskId);
+  }
+
+  /** Delivers events committed for `taskId` (in sequence order) to its readers. */
+  publish(taskId: string, events: readonly StoredEvent[]): void {
+    const set = this.byTask.get(taskId);
+    if (!set || events.length === 0) return;
+    for (const subscription of set) subscription.push(events);
+  }
+
+  /** Number of open subscriptions of a task (for tests and metrics). */
+  count(taskId: string): number {
+    return this.byTask.get(taskId)?.size ?? 0;
+  }
+}

@@ -1,0 +1,294 @@
+import type { Agent } from '../agent/agent.js';
+import { A2AError, invalidParams, taskNotFound } from '../errors.js';
+import { createTask } from '../lifecycle/index.js';
+import type { MethodName, ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
+import { METHODS } from '../methods.js';
+import type { AgentCard, SendMessageRequest, Task } from '../schema/index.js';
+import { isSettled, isTerminal } from '../schema/index.js';
+import { projectTask } from '../store/list-tasks.js';
+import type { TaskRecord, TaskStore } from '../store/task-store.js';
+import type { Logger } from './agent-run.js';
+import { AgentRunner } from './agent-run.js';
+import type { CallContext } from './call-context.js';
+import { ownerOf } from './call-context.js';
+import { TaskEngine, TransitionFailure } from './task-engine.js';
+import type { StreamEvent } from './task-stream.js';
+import { followTask, stateOf } from './task-stream.js';
+
+/** How a {@link TaskService} is built. */
+export interface TaskServiceOptions {
+  readonly store: TaskStore;
+  readonly agent: Agent;
+  /** The public card; its capabilities gate streaming, push and the extended card. */
+  readonly card?: AgentCard;
+  /** The card served by GetExtendedAgentCard (needs `capabilities.extendedAgentCard`). */
+  readonly extendedCard?: AgentCard | ((context: CallContext) => AgentCard | Promise<AgentCard>);
+  /** History returned when a request leaves historyLength unset; default: all of it. */
+  readonly defaultHistoryLength?: number;
+  /**
+   * What a message naming an unknown taskId does: `reject` (the v1.0 rule,
+   * TaskNotFound) or `create` a task with that id (for v0.3 clients that
+   * pick task ids themselves). Default `reject`.
+   */
+  readonly unknownTaskId?: 'reject' | 'create';
+  readonly logger?: Logger;
+  readonly newId?: () => string;
+  readonly now?: () => Date;
+}
+
+/** Every operation of the method table as a service method: unary ones resolve, stream ones open a stream. */
+export type A2AHandlers = {
+  [M in UnaryMethodName]: (params: ParsedParamsOf<M>, context: CallContext) => Promise<ResultOf<M>>;
+} & {
+  [M in StreamMethodName]: (params: ParsedParamsOf<M>, context: CallContext) => Promise<AsyncIterable<StreamEvent>>;
+};
+
+/**
+ * The transport-free A2A service: implements every operation of the method
+ * table over a {@link TaskStore} and an {@link Agent}. Transports call
+ * {@link TaskService.unary} and {@link TaskService.stream}, which validate the
+ * raw params against the table's schemas first (InvalidParams naming the bad
+ * field). Stream methods check everything before they resolve, so an error
+ * is thrown before the first event.
+ */
+export class TaskService implements A2AHandlers {
+  readonly engine: TaskEngine;
+  private readonly runner: AgentRunner;
+  private readonly newId: () => string;
+  private readonly runs = new Set<Promise<void>>();
+
+  constructor(private readonly options: TaskServiceOptions) {
+    this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.engine = new TaskEngine(options.store, options.now ?? (() => new Date()));
+    this.runner = new AgentRunner(this.engine, options.agent, this.newId, options.logger);
+  }
+
+  /** The card the service was built with, if any. */
+  get card(): AgentCard | undefined {
+    return this.options.card;
+  }
+
+  /** Validates `params` for a unary `method` and calls it. */
+  async unary<M extends UnaryMethodName>(method: M, params: unknown, context: CallContext = {}): Promise<ResultOf<M>> {
+    const handler = this[method] as (p: unknown, c: CallContext) => Promise<ResultOf<M>>;
+    return handler.call(this, parseParams(method, params), context);
+  }
+
+  /** Validates `params` for a stream `method` and opens the stream. */
+  async stream(method: StreamMethodName, params: unknown, context: CallContext = {}): Promise<AsyncIterable<StreamEvent>> {
+    const handler = this[method] as (p: unknown, c: CallContext) => Promise<AsyncIterable<StreamEvent>>;
+    return handler.call(this, parseParams(method, params), context);
+  }
+
+  async SendMessage(params: SendMessageRequest, context: CallContext): Promise<ResultOf<'SendMessage'>> {
+    const started = await this.begin(params, context);
+    const subscription = this.engine.hub.subscribe(started.record.task.id, started.record.lastSequence);
+    try {
+      if (!started.duplicate && !params.configuration?.returnImmediately) {
+        let state = started.record.task.status.state;
+        while (!isSettled(state)) {
+          const next = await subscription.next(context.signal);
+          if (!next) throw new A2AError('Internal', 'The call was aborted before the task settled');
+          state = stateOf(next.event) ?? state;
+        }
+      }
+    } finally {
+      this.engine.hub.unsubscribe(subscription);
+    }
+    const record = (await this.engine.get(started.record.task.id)) ?? started.record;
+    return { task: this.project(record.task, params.configuration?.historyLength) };
+  }
+
+  async SendStreamingMessage(params: SendMessageRequest, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
+    this.requireStreaming();
+    const started = await this.begin(params, context, true);
+    const { record } = started;
+    const subscription = this.engine.hub.subscribe(record.task.id, record.lastSequence);
+    started.run();
+    const head = { sequence: record.lastSequence, response: { task: this.project(record.task, params.configuration?.historyLength) } };
+    return followTask(this.engine, subscription, { head: [head], replayUntil: record.lastSequence, signal: context.signal });
+  }
+
+  async GetTask(params: ParsedParamsOf<'GetTask'>, context: CallContext): Promise<Task> {
+    const record = await this.visible(params.id, context, params.tenant);
+    return this.project(record.task, params.historyLength);
+  }
+
+  async ListTasks(params: ParsedParamsOf<'ListTasks'>, context: CallContext): Promise<ResultOf<'ListTasks'>> {
+    const { tenant, ...query } = params;
+    return this.options.store.list({
+      ...query,
+      owner: ownerOf(context, tenant),
+      historyLength: query.historyLength ?? this.options.defaultHistoryLength,
+    });
+  }
+
+  async CancelTask(params: ParsedParamsOf<'CancelTask'>, context: CallContext): Promise<Task> {
+    const record = await this.visible(params.id, context, params.tenant);
+    const state = record.task.status.state;
+    if (state === 'TASK_STATE_CANCELED') return this.project(record.task);
+    if (isTerminal(state)) {
+      throw new A2AError('TaskNotCancelable', `Task ${params.id} is ${state}; only a task that has not finished can be canceled`, {
+        taskId: params.id,
+      });
+    }
+    try {
+      const applied = await this.engine.apply(params.id, {
+        statusUpdate: { taskId: params.id, contextId: record.task.contextId, status: { state: 'TASK_STATE_CANCELED' } },
+      });
+      this.runner.abort(params.id, `Task ${params.id} was canceled`);
+      return this.project(applied.record.task);
+    } catch (error) {
+      if (!(error instanceof TransitionFailure)) throw error;
+      const now = await this.visible(params.id, context, params.tenant);
+      if (now.task.status.state === 'TASK_STATE_CANCELED') return this.project(now.task);
+      throw new A2AError('TaskNotCancelable', `Task ${params.id} finished (${now.task.status.state}) before it could be canceled`, {
+        taskId: params.id,
+      });
+    }
+  }
+
+  async SubscribeToTask(params: ParsedParamsOf<'SubscribeToTask'>, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
+    this.requireStreaming();
+    const record = await this.visible(params.id, context, params.tenant);
+    const after = params.afterSequence;
+    const resumable = after !== undefined && after < record.lastSequence && (await this.retained(record, after));
+    if (isTerminal(record.task.status.state) && !resumable) {
+      throw new A2AError(
+        'UnsupportedOperation',
+        `Task ${params.id} is ${record.task.status.state}; there is nothing to subscribe to (use GetTask to read it)`,
+        { taskId: params.id },
+      );
+    }
+    if (resumable) {
+      const subscription = this.engine.hub.subscribe(params.id, after);
+      subscription.catchUp();
+      return followTask(this.engine, subscription, { head: [], replayUntil: record.lastSequence, signal: context.signal });
+    }
+    const subscription = this.engine.hub.subscribe(params.id, record.lastSequence);
+    const head = { sequence: record.lastSequence, response: { task: this.project(record.task) } };
+    return followTask(this.engine, subscription, { head: [head], replayUntil: record.lastSequence, signal: context.signal });
+  }
+
+  async CreateTaskPushNotificationConfig(): Promise<never> {
+    throw this.pushUnsupported();
+  }
+  async GetTaskPushNotificationConfig(): Promise<never> {
+    throw this.pushUnsupported();
+  }
+  async ListTaskPushNotificationConfigs(): Promise<never> {
+    throw this.pushUnsupported();
+  }
+  async DeleteTaskPushNotificationConfig(): Promise<never> {
+    throw this.pushUnsupported();
+  }
+
+  async GetExtendedAgentCard(_params: ParsedParamsOf<'GetExtendedAgentCard'>, context: CallContext): Promise<ResultOf<'GetExtendedAgentCard'>> {
+    if (!this.options.card?.capabilities.extendedAgentCard) {
+      throw new A2AError('UnsupportedOperation', 'This agent does not offer an extended agent card');
+    }
+    const extended = this.options.extendedCard;
+    if (!extended) throw new A2AError('ExtendedAgentCardNotConfigured');
+    return typeof extended === 'function' ? extended(context) : extended;
+  }
+
+  /** Waits for every agent run in progress to end (for tests and graceful shutdown). */
+  async idle(): Promise<void> {
+    while (this.runs.size > 0) await Promise.all([...this.runs]);
+  }
+
+  /** Aborts running agents and waits for their runs to end. Does not close the store. */
+  async close(): Promise<void> {
+    this.runner.abortAll();
+    await this.idle();
+  }
+
+  /** Starts or continues the task a message names; returns it and a function that starts the agent. */
+  private async begin(params: SendMessageRequest, context: CallContext, deferRun = false) {
+    const message = params.message;
+    const owner = ownerOf(context, params.tenant);
+    let record: TaskRecord;
+    let duplicate = false;
+    let isContinuation = false;
+    const existing = message.taskId ? await this.options.store.get(message.taskId) : undefined;
+    if (message.taskId && (existing === undefined || existing.owner !== owner)) {
+      if (existing !== undefined || this.options.unknownTaskId !== 'create') throw taskNotFound(message.taskId);
+    }
+    if (existing) {
+      if (message.contextId && message.contextId !== existing.task.contextId) {
+        throw new A2AError(
+          'InvalidParams',
+          `message.contextId ${message.contextId} does not match the context ${existing.task.contextId} of task ${existing.task.id}; omit contextId or send the task's own`,
+          { taskId: existing.task.id },
+        );
+      }
+      const applied = await this.continueTask(existing, params);
+      record = applied.record;
+      duplicate = applied.duplicate;
+      isContinuation = true;
+    } else {
+      const taskId = message.taskId ?? this.newId();
+      const contextId = message.contextId || this.newId();
+      record = await this.engine.create(createTask(message, { taskId, contextId, timestamp: this.engine.timestamp() }), owner);
+    }
+    const run = () => {
+      if (duplicate) return;
+      this.engine.activate(record);
+      const started = this.references(message.referenceTaskIds, owner).then((referencedTasks) =>
+        this.runner.start({ task: record.task, message, referencedTasks, principal: context.principal, isContinuation }),
+      );
+      this.runs.add(started);
+      void started.finally(() => this.runs.delete(started));
+    };
+    if (!deferRun) run();
+    return { record, duplicate, run };
+  }
+
+  private async continueTask(existing: TaskRecord, params: SendMessageRequest) {
+    const taskId = existing.task.id;
+    try {
+      return await this.engine.apply(taskId, { message: params.message });
+    } catch (error) {
+      if (!(error instanceof TransitionFailure)) throw error;
+      throw new A2AError('UnsupportedOperation', error.message, { taskId });
+    }
+  }
+
+  private async references(ids: readonly string[] | undefined, owner: string): Promise<Task[]> {
+    if (!ids?.length) return [];
+    const records = await Promise.all(ids.map((id) => this.options.store.get(id)));
+    return records.filter((r): r is TaskRecord => r !== undefined && r.owner === owner).map((r) => r.task);
+  }
+
+  private async visible(taskId: string, context: CallContext, tenant: string | undefined): Promise<TaskRecord> {
+    const record = await this.engine.get(taskId);
+    if (!record || record.owner !== ownerOf(context, tenant)) throw taskNotFound(taskId);
+    return record;
+  }
+
+  private async retained(record: TaskRecord, after: number): Promise<boolean> {
+    const [first] = await this.options.store.readEvents(record.task.id, after, 1);
+    return first !== undefined && first.sequence === after + 1;
+  }
+
+  private project(task: Task, historyLength?: number): Task {
+    return projectTask(task, { historyLength: historyLength ?? this.options.defaultHistoryLength, includeArtifacts: true });
+  }
+
+  private requireStreaming(): void {
+    if (this.options.card && this.options.card.capabilities.streaming !== true) {
+      throw new A2AError('UnsupportedOperation', 'This agent does not support streaming (capabilities.streaming is not true)');
+    }
+  }
+
+  private pushUnsupported(): A2AError {
+    return new A2AError('PushNotificationNotSupported', 'This agent does not support push notifications');
+  }
+}
+
+/** Validates raw params against the method table; throws InvalidParams naming each bad field. */
+export function parseParams<M extends MethodName>(method: M, params: unknown): ParsedParamsOf<M> {
+  const result = METHODS[method].params.safeParse(params ?? {});
+  if (!result.success) throw invalidParams(result.error);
+  return result.data as ParsedParamsOf<M>;
+}

@@ -1,0 +1,2 @@
+export * from './transport.js';
+export * from './in-memory.js';
