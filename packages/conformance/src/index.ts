@@ -1,0 +1,3 @@
+export * from './harness.js';
+export * from './requirement.js';
+export * from './suite.js';

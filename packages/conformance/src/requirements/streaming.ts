@@ -1,0 +1,81 @@
+import type { StreamEvent } from '@taskwire/core';
+import { expect } from 'vitest';
+import { requirement } from '../requirement.js';
+
+const stateOf = (e: StreamEvent) =>
+  'task' in e.response ? e.response.task.status.state : 'statusUpdate' in e.response ? e.response.statusUpdate.status.state : undefined;
+
+/** SendStreamingMessage and SubscribeToTask: order, ends, resume, fan-out. */
+export const streamingRequirements = [
+  requirement('stream-order', '3.1.2', 'a stream starts with the Task, delivers updates in order and closes at the terminal state', async (h) => {
+    const events = await h.stream('slow 4 0');
+    expect('task' in events[0]!.response).toBe(true);
+    const sequences = events.map((e) => e.sequence);
+    expect(new Set(sequences).size).toBe(sequences.length);
+    expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+    expect(stateOf(events.at(-1)!)).toBe('TASK_STATE_COMPLETED');
+    const chunks = events.flatMap((e) => ('artifactUpdate' in e.response ? [e.response.artifactUpdate] : []));
+    expect(chunks.map((c) => [Boolean(c.append), Boolean(c.lastChunk)])).toEqual([
+      [false, false],
+      [true, false],
+      [true, false],
+      [true, true],
+    ]);
+  }),
+  requirement('stream-ends-interrupted', '3.1.2', 'a stream ends when the task becomes input-required', async (h) => {
+    const events = await h.stream('quote');
+    expect(stateOf(events.at(-1)!)).toBe('TASK_STATE_INPUT_REQUIRED');
+  }),
+  requirement('stream-continue', '3.4.3', 'a streamed continuation of an input-required task runs on the same task', async (h) => {
+    const first = await h.stream('quote');
+    const taskId = 'task' in first[0]!.response ? first[0]!.response.task.id : '';
+    const second = await h.stream('insta', { taskId });
+    expect('task' in second[0]!.response && second[0]!.response.task.id).toBe(taskId);
+    expect(second.some((e) => 'artifactUpdate' in e.response)).toBe(true);
+    expect(stateOf(second.at(-1)!)).toBe('TASK_STATE_COMPLETED');
+  }),
+  requirement('subscribe-first-task', '3.1.6', 'SubscribeToTask starts with the current Task and follows it to the end', async (h) => {
+    const task = await h.send('slow 3 20', {}, { returnImmediately: true });
+    const events = await h.collect(h.client.stream('SubscribeToTask', { id: task.id }));
+    expect('task' in events[0]!.response && events[0]!.response.task.id).toBe(task.id);
+    expect(stateOf(events.at(-1)!)).toBe('TASK_STATE_COMPLETED');
+  }),
+  requirement('subscribe-terminal', '3.1.6', 'SubscribeToTask on a terminal task is UnsupportedOperation (-32004)', async (h) => {
+    const task = await h.send('echo done');
+    const error = await h.error(h.collect(h.client.stream('SubscribeToTask', { id: task.id })));
+    expect(error.code).toBe(-32004);
+  }),
+  requirement('subscribe-unknown', '3.1.6', 'SubscribeToTask on an unknown task is TaskNotFound (-32001)', async (h) => {
+    const error = await h.error(h.collect(h.client.stream('SubscribeToTask', { id: 'nope' })));
+    expect(error.code).toBe(-32001);
+  }),
+  requirement('subscribe-fan-out', '3.5.2', 'every subscriber of a task receives the same events in the same order', async (h) => {
+    const task = await h.send('slow 5 10', {}, { returnImmediately: true });
+    const [a, b] = await Promise.all([
+      h.collect(h.client.stream('SubscribeToTask', { id: task.id })),
+      h.collect(h.client.stream('SubscribeToTask', { id: task.id })),
+    ]);
+    const tail = (events: StreamEvent[]) => events.filter((e) => !('task' in e.response));
+    const common = Math.max(a[0]!.sequence, b[0]!.sequence);
+    const after = (events: StreamEvent[]) => tail(events).filter((e) => e.sequence > common);
+    expect(after(a)).toEqual(after(b));
+    expect(stateOf(a.at(-1)!)).toBe('TASK_STATE_COMPLETED');
+    expect(stateOf(b.at(-1)!)).toBe('TASK_STATE_COMPLETED');
+  }),
+  requirement('subscribe-resume', '3.5.2', 'a stream resumed after sequence N replays exactly the later events', async (h) => {
+    const full = await h.stream('slow 6 0');
+    const cut = full[3]!.sequence;
+    const taskId = 'task' in full[0]!.response ? full[0]!.response.task.id : '';
+    const resumed = await h.collect(h.client.stream('SubscribeToTask', { id: taskId, afterSequence: cut }));
+    expect(resumed).toEqual(full.filter((e) => e.sequence > cut));
+  }),
+  requirement('stream-disconnect-keeps-task', '3.5.2', 'closing a stream does not cancel the task', async (h) => {
+    for await (const event of h.client.stream('SendStreamingMessage', { message: { messageId: 'm-dc', role: 'ROLE_USER', parts: [{ text: 'slow 3 10' }] } })) {
+      expect('task' in event.response).toBe(true);
+      break;
+    }
+    await h.idle();
+    const list = await h.client.unary('ListTasks', {});
+    expect(list.tasks[0]?.status.state).toBe('TASK_STATE_COMPLETED');
+  }),
+];
