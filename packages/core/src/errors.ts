@@ -144,3 +144,26 @@ export function invalidParams(error: z.ZodError, prefix = ''): A2AError {
     { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: violations },
   ]);
 }
+
+/** An error as a wire carries it: JSON-RPC `{code, message, data}` or a status with details. */
+export interface WireError {
+  readonly code?: number | undefined;
+  readonly message?: string | undefined;
+  /** JSON-RPC `data` or a status's `details`: detail objects with `@type`. */
+  readonly details?: unknown;
+}
+
+/**
+ * Rebuilds an A2AError from a wire error: the kind comes from the ErrorInfo
+ * `reason` when present, else from the JSON-RPC code; unknown errors become
+ * `Internal`, keeping the server's message.
+ */
+export function errorFromWire(wire: WireError): A2AError {
+  const details = Array.isArray(wire.details) ? (wire.details as Record<string, unknown>[]) : [];
+  const info = details.find((d) => typeof d?.['@type'] === 'string' && String(d['@type']).endsWith('google.rpc.ErrorInfo'));
+  const byReason = typeof info?.reason === 'string' ? A2AError.kindOfReason(info.reason) : undefined;
+  const kind = byReason ?? (wire.code !== undefined ? A2AError.kindOfCode(wire.code) : undefined) ?? 'Internal';
+  const metadata = (info?.metadata ?? {}) as Record<string, string>;
+  const extra = details.filter((d) => d !== info) as ErrorDetail[];
+  return new A2AError(kind, wire.message, metadata, extra);
+}

@@ -1,5 +1,7 @@
 export * from './schema/index.js';
 export * from './errors.js';
+export * from './auth.js';
+export * from './version.js';
 export * from './lifecycle/index.js';
 export * from './store/task-store.js';
 export * from './methods.js';

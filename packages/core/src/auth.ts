@@ -1,0 +1,77 @@
+import { A2AError } from './errors.js';
+import type { Principal } from './service/call-context.js';
+
+/**
+ * What an authentication hook sees of a request, whatever the transport:
+ * header-like entries with lower-case names (HTTP headers, gRPC metadata,
+ * WebSocket connection params).
+ */
+export interface AuthRequest {
+  readonly headers: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Establishes who is calling. Resolves the principal, or `undefined` for an
+ * anonymous caller (allowed only when the server does not require auth);
+ * throws an `Unauthenticated` A2AError for bad credentials.
+ */
+export type Authenticate = (request: AuthRequest) => Principal | undefined | Promise<Principal | undefined>;
+
+/** How a server reports a missing credential: the `WWW-Authenticate` challenge it sends. */
+export interface AuthPolicy {
+  readonly authenticate: Authenticate;
+  /** When true (the default), an anonymous caller gets `Unauthenticated`. */
+  readonly required?: boolean;
+  /** The challenge of a 401 (`WWW-Authenticate`), e.g. `Bearer realm="a2a"`. */
+  readonly challenge?: string;
+}
+
+function bearerToken(request: AuthRequest): string | undefined {
+  const header = request.headers['authorization'];
+  const match = header ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
+  return match?.[1];
+}
+
+/**
+ * API-key authentication: the key in `x-api-key` (or `Authorization: Bearer
+ * <key>`) must be one of `keys`; its value names the principal. A wrong key
+ * is `Unauthenticated`; no key is anonymous.
+ */
+export function apiKeyAuth(keys: Readonly<Record<string, string>> | ((key: string) => Principal | undefined)): Authenticate {
+  const lookup = typeof keys === 'function' ? keys : (key: string) => (Object.hasOwn(keys, key) ? { id: keys[key]! } : undefined);
+  return (request) => {
+    const key = request.headers['x-api-key'] ?? bearerToken(request);
+    if (key === undefined || key === '') return undefined;
+    const principal = lookup(key);
+    if (!principal) throw new A2AError('Unauthenticated', 'The API key is not valid; send a valid key in x-api-key');
+    return principal;
+  };
+}
+
+/**
+ * Bearer-token authentication: `verify` checks the token of
+ * `Authorization: Bearer <token>` and returns its principal, or undefined
+ * when it is not valid (`Unauthenticated`). No token is anonymous.
+ */
+export function bearerAuth(verify: (token: string) => Principal | undefined | Promise<Principal | undefined>): Authenticate {
+  return async (request) => {
+    const token = bearerToken(request);
+    if (token === undefined) return undefined;
+    const principal = await verify(token);
+    if (!principal) throw new A2AError('Unauthenticated', 'The bearer token is not valid or has expired');
+    return principal;
+  };
+}
+
+/**
+ * Runs a policy: resolves the caller's principal, or throws `Unauthenticated`
+ * when credentials are wrong, or missing while required.
+ */
+export async function authenticateRequest(policy: AuthPolicy | undefined, request: AuthRequest): Promise<Principal | undefined> {
+  if (!policy) return undefined;
+  const principal = await policy.authenticate(request);
+  if (!principal && policy.required !== false) {
+    throw new A2AError('Unauthenticated', 'This agent requires authentication: send x-api-key or Authorization: Bearer <token>');
+  }
+  return principal;
+}
