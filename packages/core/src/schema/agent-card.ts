@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { StructSchema } from './common.js';
+import { oneof, StructSchema } from './common.js';
 
 /** A way to reach the agent: its URL, binding (`JSONRPC`, `HTTP+JSON`, `GRPC` or a URI) and version. */
 export const AgentInterfaceSchema = z.object({
@@ -40,30 +40,42 @@ export const SecurityRequirementSchema = z.object({
 });
 
 const scopes = z.record(z.string(), z.string());
-const OAuthFlowsSchema = z.object({
-  authorizationCode: z
-    .object({ authorizationUrl: z.string(), tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes, pkceRequired: z.boolean().optional() })
-    .optional(),
-  clientCredentials: z.object({ tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes }).optional(),
-  implicit: z.object({ authorizationUrl: z.string().optional(), refreshUrl: z.string().optional(), scopes: scopes.optional() }).optional(),
-  password: z.object({ tokenUrl: z.string().optional(), refreshUrl: z.string().optional(), scopes: scopes.optional() }).optional(),
-  deviceCode: z
-    .object({ deviceAuthorizationUrl: z.string(), tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes })
-    .optional(),
-});
+/** The OAuth 2.0 flow of an oauth2 scheme: exactly one of the five (the proto `oneof flow`). */
+const OAuthFlowsSchema = oneof(
+  'OAuth flows',
+  ['authorizationCode', 'clientCredentials', 'implicit', 'password', 'deviceCode'],
+  z.object({
+    authorizationCode: z
+      .object({ authorizationUrl: z.string(), tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes, pkceRequired: z.boolean().optional() })
+      .optional(),
+    clientCredentials: z.object({ tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes }).optional(),
+    implicit: z.object({ authorizationUrl: z.string().optional(), refreshUrl: z.string().optional(), scopes: scopes.optional() }).optional(),
+    password: z.object({ tokenUrl: z.string().optional(), refreshUrl: z.string().optional(), scopes: scopes.optional() }).optional(),
+    deviceCode: z
+      .object({ deviceAuthorizationUrl: z.string(), tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes })
+      .optional(),
+  }),
+);
 
-/** How a client authenticates: one of the five scheme kinds of the spec. */
-export const SecuritySchemeSchema = z.object({
-  apiKeySecurityScheme: z.object({ description: z.string().optional(), location: z.string(), name: z.string() }).optional(),
-  httpAuthSecurityScheme: z
-    .object({ description: z.string().optional(), scheme: z.string(), bearerFormat: z.string().optional() })
-    .optional(),
-  oauth2SecurityScheme: z
-    .object({ description: z.string().optional(), flows: OAuthFlowsSchema, oauth2MetadataUrl: z.string().optional() })
-    .optional(),
-  openIdConnectSecurityScheme: z.object({ description: z.string().optional(), openIdConnectUrl: z.string() }).optional(),
-  mtlsSecurityScheme: z.object({ description: z.string().optional() }).optional(),
-});
+/**
+ * How a client authenticates: exactly one of the five scheme kinds of the
+ * spec (the proto `oneof scheme`); none or several are rejected.
+ */
+export const SecuritySchemeSchema = oneof(
+  'a security scheme',
+  ['apiKeySecurityScheme', 'httpAuthSecurityScheme', 'oauth2SecurityScheme', 'openIdConnectSecurityScheme', 'mtlsSecurityScheme'],
+  z.object({
+    apiKeySecurityScheme: z.object({ description: z.string().optional(), location: z.string(), name: z.string() }).optional(),
+    httpAuthSecurityScheme: z
+      .object({ description: z.string().optional(), scheme: z.string(), bearerFormat: z.string().optional() })
+      .optional(),
+    oauth2SecurityScheme: z
+      .object({ description: z.string().optional(), flows: OAuthFlowsSchema, oauth2MetadataUrl: z.string().optional() })
+      .optional(),
+    openIdConnectSecurityScheme: z.object({ description: z.string().optional(), openIdConnectUrl: z.string() }).optional(),
+    mtlsSecurityScheme: z.object({ description: z.string().optional() }).optional(),
+  }),
+);
 /** A security scheme. */
 export type SecurityScheme = z.infer<typeof SecuritySchemeSchema>;
 

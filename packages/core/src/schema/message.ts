@@ -14,7 +14,12 @@ export const RawPartSchema = z.object({ raw: z.string().base64(), ...partFields 
 /** A file by reference: `{ url }`. */
 export const UrlPartSchema = z.object({ url: z.string().min(1), ...partFields });
 /** Structured data: `{ data }`, any JSON value (proto `google.protobuf.Value`). */
-export const DataPartSchema = z.object({ data: z.unknown().refine((v) => v !== undefined, 'data is required'), ...partFields });
+export const DataPartSchema = z.object({
+  // `abort`: when no member matches, zod reports the one member whose issues
+  // are not aborting; without it `{ text: 42 }` would fail as "data is required".
+  data: z.unknown().refine((v) => v !== undefined, { message: 'data is required', abort: true }),
+  ...partFields,
+});
 
 /**
  * One part of a message or artifact: exactly one of `text`, `raw`, `url` or
