@@ -13,7 +13,7 @@ export function packageBuild(entry: Record<string, string>): Options {
     sourcemap: true,
     clean: true,
     target: 'node20',
-    splitting: false,
+    splitting: true,
     treeshake: true,
   };
 }

@@ -11,14 +11,17 @@ export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
-    projects: roots.map((root) => ({
-      extends: true,
-      test: {
-        name: root.split('/')[1]!,
-        root,
-        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-        testTimeout: 20_000,
-      },
-    })),
+    projects: [
+      ...roots.map((root) => ({
+        extends: true as const,
+        test: {
+          name: root.split('/')[1]!,
+          root,
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          testTimeout: 20_000,
+        },
+      })),
+      { extends: true as const, test: { name: 'docs', root: '.', include: ['scripts/**/*.test.ts'], testTimeout: 120_000 } },
+    ],
   },
 });
