@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import type { Agent } from '../agent/agent.js';
+import { artifact, completed, working } from '../agent/events.js';
+import { A2AError } from '../errors.js';
+import type { Message, Task } from '../schema/index.js';
+import { createMemoryTaskStore } from '../store/memory-store.js';
+import type { CallContext } from './call-context.js';
+import { TaskService } from './task-service.js';
+
+const user = (text: string, extra: Partial<Message> = {}): { message: Message } => ({
+  message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra },
+});
+
+function serviceWith(agent: Agent) {
+  const store = createMemoryTaskStore();
+  return { store, service: new TaskService({ store, agent }) };
+}
+
+async function send(service: TaskService, text: string, extra: Partial<Message> = {}, context: CallContext = {}): Promise<Task> {
+  const result = await service.unary('SendMessage', user(text, extra), context);
+  if (!('task' in result)) throw new Error('expected a task');
+  return result.task;
+}
+
+async function failure(promise: Promise<unknown>): Promise<A2AError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (A2AError.is(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('TaskService', () => {
+  it('concurrent continuations of one input-required task: one is accepted, the rest get a clear error', async () => {
+    const { service } = serviceWith(async (ctx) => {
+      if (!ctx.isContinuation) return ctx.inputRequired('go on');
+      await ctx.complete(`got ${ctx.text}`);
+    });
+    const task = await send(service, 'start');
+    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => send(service, `answer ${i}`, { taskId: task.id })));
+    const accepted = outcomes.filter((o) => o.status === 'fulfilled');
+    const rejected = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(accepted).toHaveLength(1);
+    for (const r of rejected) expect((r.reason as A2AError).code).toBe(-32004);
+    const final = await service.unary('GetTask', { id: task.id });
+    expect(final.status.state).toBe('TASK_STATE_COMPLETED');
+    const answers = final.history!.filter((m) => m.role === 'ROLE_USER' && m.parts.some((p) => 'text' in p && p.text.startsWith('answer')));
+    expect(answers).toHaveLength(1);
+  });
+
+  it('an agent that throws fails its task with the error message', async () => {
+    const { service } = serviceWith(async () => {
+      throw new Error('the model is down');
+    });
+    const task = await send(service, 'x');
+    expect(task.status.state).toBe('TASK_STATE_FAILED');
+    expect(task.status.message?.parts).toEqual([{ text: 'The agent failed: the model is down' }]);
+  });
+
+  it('an agent that emits an invalid transition gets InvalidAgentResponse and the task is not corrupted', async () => {
+    let caught: unknown;
+    const { service } = serviceWith(async (ctx) => {
+      await ctx.complete('done');
+      try {
+        await ctx.working('again?');
+      } catch (error) {
+        caught = error;
+      }
+    });
+    const task = await send(service, 'x');
+    await service.idle();
+    expect((caught as A2AError).kind).toBe('InvalidAgentResponse');
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect((await service.unary('GetTask', { id: task.id })).status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('an agent that returns without settling completes its task', async () => {
+    const { service } = serviceWith(async (ctx) => {
+      await ctx.working('thinking');
+    });
+    expect((await send(service, 'x')).status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('an async-generator agent yields events', async () => {
+    const { service } = serviceWith(async function* () {
+      yield working('step 1');
+      yield artifact({ name: 'out', text: 'a' });
+      yield artifact({ name: 'out', text: 'b' }, { append: true, lastChunk: true });
+      yield completed('ok');
+    });
+    const task = await send(service, 'x');
+    expect(task.artifacts).toEqual([{ artifactId: 'out', name: 'out', parts: [{ text: 'a' }, { text: 'b' }] }]);
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('cancel aborts the agent signal', async () => {
+    let signalAborted!: Promise<unknown>;
+    const { service } = serviceWith(async (ctx) => {
+      signalAborted = new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve(ctx.signal.reason), { once: true }));
+      await ctx.working('busy');
+      await signalAborted;
+    });
+    const running = await service.unary('SendMessage', { ...user('y'), configuration: { returnImmediately: true } });
+    if (!('task' in running)) throw new Error('expected a task');
+    const events = await service.stream('SubscribeToTask', { id: running.task.id });
+    for await (const e of events) {
+      const state = 'task' in e.response ? e.response.task.status.state : 'statusUpdate' in e.response ? e.response.statusUpdate.status.state : undefined;
+      if (state === 'TASK_STATE_WORKING') break;
+    }
+    const canceled = await service.unary('CancelTask', { id: running.task.id });
+    expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
+    expect(String(await signalAborted)).toContain('canceled');
+    await service.idle();
+    expect((await service.unary('GetTask', { id: running.task.id })).status.state).toBe('TASK_STATE_CANCELED');
+  });
+
+  it('tasks are scoped to their principal and tenant', async () => {
+    const { service } = serviceWith(async (ctx) => ctx.inputRequired('more?'));
+    const alice: CallContext = { principal: { id: 'alice' } };
+    const bob: CallContext = { principal: { id: 'bob' } };
+    const task = await send(service, 'x', {}, alice);
+    expect((await failure(service.unary('GetTask', { id: task.id }, bob))).code).toBe(-32001);
+    expect((await failure(service.unary('CancelTask', { id: task.id }, bob))).code).toBe(-32001);
+    expect((await failure(service.stream('SubscribeToTask', { id: task.id }, bob))).code).toBe(-32001);
+    expect((await failure(send(service, 'y', { taskId: task.id }, bob))).code).toBe(-32001);
+    expect((await service.unary('ListTasks', {}, bob)).tasks).toEqual([]);
+    expect((await service.unary('ListTasks', {}, alice)).tasks.map((t) => t.id)).toEqual([task.id]);
+    expect((await failure(service.unary('GetTask', { id: task.id, tenant: 'other' }, alice))).code).toBe(-32001);
+  });
+
+  it('clientTaskIds creates a task under the id the client chose, but never takes over another caller\'s', async () => {
+    const { service } = serviceWith(async (ctx) => ctx.complete('ok'));
+    const task = await send(service, 'x', { taskId: 'client-chosen' }, { clientTaskIds: true });
+    expect(task.id).toBe('client-chosen');
+    const other = await failure(send(service, 'y', { taskId: 'client-chosen' }, { clientTaskIds: true, principal: { id: 'mallory' } }));
+    expect(other.code).toBe(-32001);
+    expect((await failure(send(service, 'z', { taskId: 'unknown-v1' }))).code).toBe(-32001);
+  });
+
+  it('a slow stream reader costs bounded memory and still gets every event once, in order', async () => {
+    const { service } = serviceWith(async (ctx) => {
+      for (let i = 1; i <= 600; i++) await ctx.artifact({ name: 'out', text: `${i}` }, { append: i > 1 });
+    });
+    const events = await service.stream('SendStreamingMessage', user('go'));
+    const iterator = events[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    await service.idle(); // the reader did not read while all 600 events were committed
+    const rest: number[] = [];
+    for (let r = await iterator.next(); !r.done; r = await iterator.next()) rest.push(r.value.sequence);
+    expect(first.value.sequence).toBe(1);
+    expect(rest).toEqual(Array.from({ length: rest.length }, (_, i) => i + 2));
+    expect(rest.length).toBe(601);
+    expect(service.engine.hub.count(first.value.response.task.id)).toBe(0);
+  });
+
+  it('a resume whose events the store no longer has starts again from the current task', async () => {
+    const store = createMemoryTaskStore({ maxEventsPerTask: 5 });
+    const service = new TaskService({
+      store,
+      agent: async (ctx) => {
+        for (let i = 1; i <= 20; i++) await ctx.working(`${i}`);
+        await ctx.inputRequired('more?');
+      },
+    });
+    const task = await send(service, 'x');
+    const events = [];
+    for await (const e of await service.stream('SubscribeToTask', { id: task.id, afterSequence: 2 })) events.push(e);
+    expect('task' in events[0]!.response).toBe(true);
+    expect(events).toHaveLength(1);
+  });
+});
