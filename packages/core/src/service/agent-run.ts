@@ -17,6 +17,14 @@ export interface Logger {
   error(message: string, meta?: Record<string, unknown>): void;
 }
 
+/** The abort reason of runs stopped by the service shutting down. */
+export class ServiceClosing extends Error {
+  override readonly name = 'ServiceClosing';
+  constructor() {
+    super('The server shut down while this task was running; send the request again');
+  }
+}
+
 /** What one agent run needs. */
 export interface RunInput {
   readonly task: Task;
@@ -53,9 +61,9 @@ export class AgentRunner {
     this.controllers.get(taskId)?.abort(new A2AError('UnsupportedOperation', reason));
   }
 
-  /** Aborts every run (service shutdown). */
+  /** Aborts every run (service shutdown); their tasks fail, saying the server stopped. */
   abortAll(): void {
-    for (const controller of this.controllers.values()) controller.abort(new Error('The task service is closing'));
+    for (const controller of this.controllers.values()) controller.abort(new ServiceClosing());
   }
 
   /** Starts a run in the background; resolves when it has ended (never rejects). */
@@ -91,10 +99,17 @@ export class AgentRunner {
   /** Completes a task the agent left unsettled, or fails it after a throw. */
   private async finish(task: Task, signal: AbortSignal, error: unknown): Promise<void> {
     const current = await this.engine.get(task.id);
-    if (!current || isTerminal(current.task.status.state) || signal.aborted) return;
-    if (error === undefined && isSettled(current.task.status.state)) return;
+    if (!current || isTerminal(current.task.status.state)) return;
+    const closing = signal.reason instanceof ServiceClosing;
+    if (signal.aborted && !closing) return;
+    if (closing) error = signal.reason;
+    else if (error === undefined && isSettled(current.task.status.state)) return;
     const say =
-      error === undefined ? undefined : `The agent failed: ${error instanceof Error ? error.message : String(error)}`;
+      error === undefined
+        ? undefined
+        : closing
+          ? (error as Error).message
+          : `The agent failed: ${error instanceof Error ? error.message : String(error)}`;
     if (error !== undefined) this.logger?.warn('agent run failed', { taskId: task.id, error: String(error) });
     const state = error === undefined ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_FAILED';
     try {

@@ -6,6 +6,7 @@ import type { Message, Task } from '../schema/index.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
 import type { CallContext } from './call-context.js';
 import { TaskService } from './task-service.js';
+import { stateOf } from './task-stream.js';
 
 const user = (text: string, extra: Partial<Message> = {}): { message: Message } => ({
   message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra },
@@ -105,10 +106,7 @@ describe('TaskService', () => {
     const running = await service.unary('SendMessage', { ...user('y'), configuration: { returnImmediately: true } });
     if (!('task' in running)) throw new Error('expected a task');
     const events = await service.stream('SubscribeToTask', { id: running.task.id });
-    for await (const e of events) {
-      const state = 'task' in e.response ? e.response.task.status.state : 'statusUpdate' in e.response ? e.response.statusUpdate.status.state : undefined;
-      if (state === 'TASK_STATE_WORKING') break;
-    }
+    for await (const e of events) if (stateOf(e.response) === 'TASK_STATE_WORKING') break;
     const canceled = await service.unary('CancelTask', { id: running.task.id });
     expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
     expect(String(await signalAborted)).toContain('canceled');
@@ -169,5 +167,26 @@ describe('TaskService', () => {
     for await (const e of await service.stream('SubscribeToTask', { id: task.id, afterSequence: 2 })) events.push(e);
     expect('task' in events[0]!.response).toBe(true);
     expect(events).toHaveLength(1);
+  });
+});
+
+describe('TaskService.close', () => {
+  it('fails the tasks still running, saying the server stopped, and leaves settled ones alone', async () => {
+    const { service } = serviceWith(async (ctx) => {
+      if (ctx.text === 'wait') return ctx.inputRequired('more?');
+      await ctx.working('busy');
+      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+    });
+    const waiting = await send(service, 'wait');
+    const running = await service.unary('SendMessage', { ...user('run'), configuration: { returnImmediately: true } });
+    if (!('task' in running)) throw new Error('expected a task');
+    for await (const e of await service.stream('SubscribeToTask', { id: running.task.id })) {
+      if (stateOf(e.response) === 'TASK_STATE_WORKING') break;
+    }
+    await service.close();
+    const stopped = await service.unary('GetTask', { id: running.task.id });
+    expect(stopped.status.state).toBe('TASK_STATE_FAILED');
+    expect(JSON.stringify(stopped.status.message?.parts)).toContain('shut down');
+    expect((await service.unary('GetTask', { id: waiting.id })).status.state).toBe('TASK_STATE_INPUT_REQUIRED');
   });
 });
