@@ -1,0 +1,275 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { ListTasksResponse } from '../schema/requests.js';
+import { compactLog, CompactionAborted } from './file/compaction.js';
+import { encodeFrame } from './file/frame.js';
+import { acquireLock, type DirectoryLock } from './file/lock.js';
+import { LogWriter } from './file/log-writer.js';
+import { openLog } from './file/open-log.js';
+import { DEFAULT_COMPACT_MIN_BYTES, type FileTaskStoreOptions, type FileTaskStoreStats } from './file/options.js';
+import { commitPayload, deletePayload, LiveState, type CommitInput } from './file/records.js';
+import { TaskListIndex } from './list-tasks.js';
+import { DEFAULT_MAX_EVENTS_PER_TASK } from './memory-store.js';
+import {
+  OwnerMismatchError,
+  StoreClosedError,
+  VersionConflictError,
+  type CommitRequest,
+  type CommitResult,
+  type StoredEvent,
+  type TaskQuery,
+  type TaskRecord,
+  type TaskStore,
+} from './task-store.js';
+
+export { StoreLockedError } from './file/lock.js';
+export type { StoreLogger } from './file/open-log.js';
+export * from './file/options.js';
+
+/** The log's file name inside the store directory (with `LOCK` beside it). */
+export const FILE_STORE_LOG = 'tasks.log';
+
+interface Pending {
+  readonly exists: boolean;
+  readonly version: number;
+  readonly owner: string;
+  readonly lastSequence: number;
+  readonly ticket: number;
+}
+
+/**
+ * A durable {@link TaskStore} in one directory (node only: import it from
+ * `@taskwire/core/file`). Every commit is appended to a log of checksummed
+ * records and resolves only once synced to disk; concurrent commits share one
+ * write and one fsync (group commit). Reopening after a crash (even `kill -9`
+ * mid-write) keeps every acknowledged commit and drops a torn tail. The log
+ * is compacted in the background into a snapshot of the live tasks, so the
+ * directory stays bounded (about `compactRatio` times the live data, at least
+ * `compactMinBytes`). Live tasks are held in memory (events as JSON), so reads
+ * never touch the disk. One process at a time: a second open of the directory
+ * fails with {@link StoreLockedError}. Reads see acknowledged commits only.
+ * `close` waits for queued commits and is idempotent.
+ */
+export class FileTaskStore implements TaskStore {
+  private readonly index = new TaskListIndex();
+  private readonly pending = new Map<string, Pending>();
+  private tickets = 0;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+  private compaction: Promise<void> | undefined;
+  private compactions = 0;
+  private nextCompactionAt: number;
+  /** Log bytes per estimated live character, measured by the last compaction (UTF-8 can take more than one byte). */
+  private bytesPerChar = 1;
+
+  private constructor(
+    /** The store's directory (absolute). */
+    readonly directory: string,
+    private readonly options: FileTaskStoreOptions,
+    private readonly lock: DirectoryLock,
+    private readonly state: LiveState,
+    private readonly writer: LogWriter,
+  ) {
+    this.index.load([...state.tasks.values()].map((live) => ({ owner: live.owner, task: live.fields })));
+    this.nextCompactionAt = options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES;
+  }
+
+  /**
+   * Opens the store in `dir` (created if missing): takes its lock, replays
+   * its log (truncating a torn tail) and is ready once the promise resolves.
+   * Rejects with {@link StoreLockedError} when another live process, or
+   * another store in this process, has the directory open.
+   */
+  static async open(dir: string, options: FileTaskStoreOptions = {}): Promise<FileTaskStore> {
+    const directory = resolve(dir);
+    const maxEvents = options.maxEventsPerTask ?? DEFAULT_MAX_EVENTS_PER_TASK;
+    if (!(maxEvents > 0)) throw new RangeError(`FileTaskStore: maxEventsPerTask must be a positive number (got ${maxEvents})`);
+    await mkdir(directory, { recursive: true });
+    const lock = await acquireLock(directory, (previous) =>
+      options.logger?.warn('Taskwire file store: took over a lock left by a process that is gone', { directory, previous }),
+    );
+    try {
+      const state = new LiveState(maxEvents);
+      const logPath = join(directory, FILE_STORE_LOG);
+      const fsync = options.fsync ?? true;
+      const { handle, size } = await openLog(directory, logPath, state, fsync, options.logger);
+      return new FileTaskStore(directory, options, lock, state, new LogWriter(handle, size, fsync, logPath));
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    this.check();
+    const live = this.state.tasks.get(taskId);
+    if (live === undefined) return undefined;
+    return { task: JSON.parse(live.task), version: live.version, owner: live.owner, lastSequence: live.lastSequence };
+  }
+
+  async commit(request: CommitRequest): Promise<CommitResult> {
+    this.checkWritable();
+    const { task } = request;
+    const view = this.view(task.id);
+    if (view.exists && view.owner !== request.owner) throw new OwnerMismatchError(task.id);
+    if (view.version !== request.expectedVersion) throw new VersionConflictError(task.id, request.expectedVersion, view.version);
+    const input: CommitInput = {
+      id: task.id,
+      owner: request.owner,
+      version: view.version + 1,
+      firstSequence: view.lastSequence + 1,
+      task: JSON.stringify(task),
+      events: request.events.map((event) => JSON.stringify(event)),
+      fields: { id: task.id, contextId: task.contextId, status: { state: task.status.state, timestamp: task.status.timestamp } },
+    };
+    const lastSequence = view.lastSequence + input.events.length;
+    const ticket = this.hold(task.id, { exists: true, version: input.version, owner: input.owner, lastSequence });
+    await this.writer.append(encodeFrame(commitPayload(input)), () => {
+      this.state.applyCommit(input);
+      this.index.set(input.owner, input.fields);
+      this.release(task.id, ticket);
+    });
+    this.maybeCompact();
+    return { version: input.version, firstSequence: input.firstSequence, lastSequence };
+  }
+
+  async list(query: TaskQuery): Promise<ListTasksResponse> {
+    this.check();
+    return this.index.query(query, (id) => JSON.parse(this.state.tasks.get(id)!.task));
+  }
+
+  async delete(taskId: string): Promise<boolean> {
+    this.checkWritable();
+    if (!this.view(taskId).exists) return false;
+    const ticket = this.hold(taskId, { exists: false, version: 0, owner: '', lastSequence: 0 });
+    await this.writer.append(encodeFrame(deletePayload(taskId)), () => {
+      this.state.applyDelete(taskId);
+      this.index.delete(taskId);
+      this.release(taskId, ticket);
+    });
+    this.maybeCompact();
+    return true;
+  }
+
+  async readEvents(taskId: string, afterSequence: number, limit = Infinity): Promise<StoredEvent[]> {
+    this.check();
+    const live = this.state.tasks.get(taskId);
+    if (live === undefined || limit <= 0) return [];
+    const first = live.lastSequence - live.events.length + 1;
+    const start = Math.max(0, afterSequence + 1 - first);
+    return live.events.slice(start, start + limit).map((json, i) => ({ sequence: first + start + i, event: JSON.parse(json) }));
+  }
+
+  /** Compacts the log now (waiting for a compaction under way first); rejects if it fails. */
+  async compact(): Promise<void> {
+    this.checkWritable();
+    while (this.compaction) await this.compaction;
+    await this.startCompaction();
+  }
+
+  /**
+   * Resolves once every commit queued before the call is durable and no
+   * background compaction is running (for graceful shutdowns, tests and
+   * benchmarks; commits never need it).
+   */
+  async idle(): Promise<void> {
+    this.check();
+    do {
+      await this.writer.drain();
+      await this.compaction;
+    } while (this.compaction);
+  }
+
+  /** Counters: commits, batches and fsyncs (group commit), log and live sizes, compactions. */
+  stats(): FileTaskStoreStats {
+    const { appends, batches, fsyncs, bytes } = this.writer.stats;
+    return {
+      tasks: this.state.tasks.size,
+      commits: appends,
+      batches,
+      fsyncs,
+      appendedBytes: bytes,
+      logBytes: this.writer.size,
+      liveBytes: this.state.liveChars,
+      compactions: this.compactions,
+    };
+  }
+
+  /** Waits for queued commits (abandoning a compaction under way), closes the log and releases the lock. */
+  close(): Promise<void> {
+    this.closed = true;
+    this.closing ??= (async () => {
+      await this.compaction;
+      await this.writer.close();
+      await this.lock.release();
+    })();
+    return this.closing;
+  }
+
+  private check(): void {
+    if (this.closed) throw new StoreClosedError();
+  }
+
+  private checkWritable(): void {
+    this.check();
+    if (this.writer.failed) throw this.writer.failed;
+  }
+
+  /** The task as the next commit must see it: pending (queued, not yet durable) or stored. */
+  private view(taskId: string): Omit<Pending, 'ticket'> {
+    const pending = this.pending.get(taskId);
+    if (pending !== undefined) return pending;
+    const live = this.state.tasks.get(taskId);
+    return live === undefined
+      ? { exists: false, version: 0, owner: '', lastSequence: 0 }
+      : { exists: true, version: live.version, owner: live.owner, lastSequence: live.lastSequence };
+  }
+
+  private hold(taskId: string, view: Omit<Pending, 'ticket'>): number {
+    const ticket = ++this.tickets;
+    this.pending.set(taskId, { ...view, ticket });
+    return ticket;
+  }
+
+  private release(taskId: string, ticket: number): void {
+    if (this.pending.get(taskId)?.ticket === ticket) this.pending.delete(taskId);
+  }
+
+  private maybeCompact(): void {
+    if (this.compaction || this.closed || this.writer.failed) return;
+    const size = this.writer.size;
+    const ratio = this.options.compactRatio ?? 2;
+    if (size < this.nextCompactionAt || size < ratio * this.bytesPerChar * this.state.liveChars) return;
+    this.startCompaction().catch((error: unknown) => {
+      this.options.logger?.warn('Taskwire file store: compaction failed; the log keeps growing and compaction is retried later', {
+        directory: this.directory,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    });
+  }
+
+  private startCompaction(): Promise<void> {
+    const minBytes = this.options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES;
+    const run = compactLog({
+      dir: this.directory,
+      logPath: join(this.directory, FILE_STORE_LOG),
+      writer: this.writer,
+      state: this.state,
+      fsync: this.options.fsync ?? true,
+      aborted: () => this.closed,
+    }).then(
+      (size) => {
+        this.compactions++;
+        this.nextCompactionAt = minBytes;
+        this.bytesPerChar = Math.max(1, size / Math.max(1, this.state.liveChars));
+      },
+      (error: unknown) => {
+        // Retry only after the log has grown by another minBytes, not on every commit.
+        this.nextCompactionAt = this.writer.size + minBytes;
+        if (!(error instanceof CompactionAborted)) throw error;
+      },
+    );
+    this.compaction = run.finally(() => (this.compaction = undefined)).catch(() => undefined);
+    return run;
+  }
+}

@@ -1,0 +1,40 @@
+import type { StoreLogger } from './open-log.js';
+
+/** Default of {@link FileTaskStoreOptions.compactMinBytes}: 16 MiB. */
+export const DEFAULT_COMPACT_MIN_BYTES = 16 * 1024 * 1024;
+
+/** Options of `FileTaskStore.open`. */
+export interface FileTaskStoreOptions {
+  /**
+   * fsync every commit batch (default true). `false` is for benchmarks only:
+   * a process crash still loses nothing, but an OS crash or power loss may
+   * lose acknowledged commits.
+   */
+  readonly fsync?: boolean;
+  /** Events kept per task, newest first (default 10,000), as in the memory store. */
+  readonly maxEventsPerTask?: number;
+  /** Told about repairs (a truncated torn tail, a stale lock taken over) and failed compactions. */
+  readonly logger?: StoreLogger;
+  /** The log is compacted only once it is at least this big (default 16 MiB). */
+  readonly compactMinBytes?: number;
+  /** ...and at least this many times the size of the live data (default 2). */
+  readonly compactRatio?: number;
+}
+
+/** Counters of a `FileTaskStore`, for tests and monitoring. */
+export interface FileTaskStoreStats {
+  readonly tasks: number;
+  /** Records appended since open (commits and deletes). */
+  readonly commits: number;
+  /** Writes made for them: fewer than `commits` when concurrent commits were grouped. */
+  readonly batches: number;
+  readonly fsyncs: number;
+  /** Bytes appended to the log since open (compaction's rewrites not included). */
+  readonly appendedBytes: number;
+  /** Current size of the log file. */
+  readonly logBytes: number;
+  /** Estimated size of a snapshot of the live data. */
+  readonly liveBytes: number;
+  readonly compactions: number;
+}
+

@@ -1,0 +1,260 @@
+import { A2AError } from '../errors.js';
+import { LIST_TASKS_PAGE_SIZE, type ListTasksResponse } from '../schema/requests.js';
+import type { Task, TaskState } from '../schema/task.js';
+import type { TaskQuery } from './task-store.js';
+
+/** What {@link projectTask} keeps of a task (the ListTasks / GetTask projection params). */
+export interface TaskProjection {
+  /** Unset: the whole history; 0: `history` omitted; n: only the last n messages. */
+  readonly historyLength?: number | undefined;
+  /** When not `true`, the `artifacts` key is omitted. GetTask passes `true`. */
+  readonly includeArtifacts?: boolean | undefined;
+}
+
+/**
+ * Returns a new task object shaped by `projection`; `task` is not modified.
+ * The copy is shallow: nested objects (messages, artifacts) are shared with
+ * `task`, so clone the result before handing it to code that may mutate it.
+ */
+export function projectTask(task: Task, projection: TaskProjection): Task {
+  const { artifacts, history, ...rest } = task;
+  const out: Task = rest;
+  if (projection.includeArtifacts === true && artifacts !== undefined) out.artifacts = artifacts;
+  const n = projection.historyLength;
+  if (history !== undefined && n !== 0) out.history = n === undefined || n >= history.length ? history : history.slice(-n);
+  return out;
+}
+
+const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/;
+const SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}$/;
+
+/**
+ * The sort key of a status timestamp: a fixed-width string
+ * (`YYYY-MM-DDTHH:MM:SS.nnnnnnnnn`) that orders like the instant it names,
+ * whatever the fraction's precision. A missing or unparseable timestamp gives
+ * `''`, which sorts before (older than) every real timestamp.
+ */
+export function timestampSortKey(timestamp: string | undefined): string {
+  if (timestamp === undefined) return '';
+  let m = ISO.exec(timestamp);
+  if (!m) {
+    const ms = Date.parse(timestamp);
+    if (Number.isNaN(ms)) return '';
+    m = ISO.exec(new Date(ms).toISOString());
+    if (!m) return '';
+  }
+  return `${m[1]}.${(m[2] ?? '').padEnd(9, '0')}`;
+}
+
+function toBase64Url(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(token: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
+  try {
+    const binary = atob(token.replace(/-/g, '+').replace(/_/g, '/'));
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A position in the ListTasks order: the sort key of a task's status timestamp and its id. */
+export interface ListCursor {
+  readonly key: string;
+  readonly id: string;
+}
+
+/** Encodes a cursor as an opaque `pageToken` (base64url of a small JSON array). */
+export function encodePageToken(cursor: ListCursor): string {
+  return toBase64Url(JSON.stringify(['t1', cursor.key, cursor.id]));
+}
+
+/**
+ * Decodes a `pageToken` made by {@link encodePageToken}. Anything else throws
+ * an `InvalidParams` {@link A2AError} telling the caller to start over.
+ */
+export function decodePageToken(token: string): ListCursor {
+  const text = fromBase64Url(token);
+  let value: unknown;
+  try {
+    value = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  if (Array.isArray(value) && value.length === 3 && value[0] === 't1') {
+    const [, key, id] = value as unknown[];
+    if (typeof key === 'string' && typeof id === 'string' && (key === '' || SORT_KEY.test(key))) return { key, id };
+  }
+  throw new A2AError(
+    'InvalidParams',
+    'Invalid parameters: pageToken is not a token this server issued; pass the nextPageToken of a previous ListTasks response, or omit it to start from the first page',
+  );
+}
+
+/** The fields of a task the list index needs (a {@link Task} satisfies it). */
+export interface IndexedTaskFields {
+  readonly id: string;
+  readonly contextId: string;
+  readonly status: { readonly state: TaskState; readonly timestamp?: string | undefined };
+}
+
+interface Entry {
+  readonly key: string;
+  readonly id: string;
+  readonly owner: string;
+  readonly contextId: string;
+  readonly state: TaskState;
+}
+
+/** Orders entries ascending by (key, id); ListTasks walks them from the end. */
+function compare(a: ListCursor, b: ListCursor): number {
+  if (a.key !== b.key) return a.key < b.key ? -1 : 1;
+  return a.id === b.id ? 0 : a.id < b.id ? -1 : 1;
+}
+
+/** First index whose key is greater than `key`. */
+function firstAfterKey(entries: readonly Entry[], key: string): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid]!.key <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First index whose entry is not less than `cursor`. */
+function lowerBound(entries: readonly Entry[], cursor: ListCursor): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(entries[mid]!, cursor) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The ListTasks index every store shares: per owner, the tasks sorted by
+ * status timestamp and id, kept sorted on every change (binary search +
+ * splice; the newest task goes at the end, so the common update is cheap),
+ * so a page costs O(log n + page) rather than a full sort. `totalSize` is
+ * O(1) without filters, O(log n) with only `statusTimestampAfter` and a scan
+ * of the owner's tasks otherwise.
+ */
+export class TaskListIndex {
+  private readonly byOwner = new Map<string, Entry[]>();
+  private readonly byId = new Map<string, Entry>();
+
+  /** Number of indexed tasks. */
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** Adds the task, or moves it to where its new fields put it. */
+  set(owner: string, task: IndexedTaskFields): void {
+    this.delete(task.id);
+    const entry = makeEntry(owner, task);
+    const entries = this.entriesOf(owner);
+    const last = entries[entries.length - 1];
+    if (last === undefined || compare(last, entry) < 0) entries.push(entry);
+    else entries.splice(lowerBound(entries, entry), 0, entry);
+    this.byId.set(entry.id, entry);
+  }
+
+  /** Removes the task; true when it was indexed. */
+  delete(taskId: string): boolean {
+    const entry = this.byId.get(taskId);
+    if (entry === undefined) return false;
+    this.byId.delete(taskId);
+    const entries = this.byOwner.get(entry.owner)!;
+    const at = lowerBound(entries, entry);
+    if (at < entries.length >>> 1) {
+      // Near the front (eviction removes the oldest tasks): move the entries before it up by one and
+      // drop the first. shift() trims the array in place, where splice() would move every later entry.
+      for (let i = at; i > 0; i--) entries[i] = entries[i - 1]!;
+      entries.shift();
+    } else {
+      entries.splice(at, 1);
+    }
+    if (entries.length === 0) this.byOwner.delete(entry.owner);
+    return true;
+  }
+
+  /** Replaces the whole index at once (one sort), e.g. when a store is loaded from disk. */
+  load(tasks: Iterable<{ readonly owner: string; readonly task: IndexedTaskFields }>): void {
+    this.byOwner.clear();
+    this.byId.clear();
+    for (const { owner, task } of tasks) {
+      const entry = makeEntry(owner, task);
+      if (this.byId.has(entry.id)) throw new Error(`TaskListIndex.load: task ${entry.id} appears twice`);
+      this.byId.set(entry.id, entry);
+      this.entriesOf(owner).push(entry);
+    }
+    for (const entries of this.byOwner.values()) entries.sort(compare);
+  }
+
+  /**
+   * Answers a ListTasks query. `load(id)` returns the stored task (the
+   * result is projected, not copied: return a copy if the store keeps the
+   * object). Throws `InvalidParams` for a bad `pageToken` or
+   * `statusTimestampAfter`. `pageSize` is clamped to 1..100 (default 50).
+   */
+  query(query: TaskQuery, load: (taskId: string) => Task): ListTasksResponse {
+    const requested = Number.isFinite(query.pageSize) ? Math.trunc(query.pageSize!) : LIST_TASKS_PAGE_SIZE.default;
+    const pageSize = Math.min(LIST_TASKS_PAGE_SIZE.max, Math.max(LIST_TASKS_PAGE_SIZE.min, requested));
+    const cursor = query.pageToken ? decodePageToken(query.pageToken) : undefined;
+    let after: string | undefined;
+    if (query.statusTimestampAfter !== undefined) {
+      after = timestampSortKey(query.statusTimestampAfter);
+      if (after === '') {
+        throw new A2AError('InvalidParams', 'Invalid parameters: statusTimestampAfter must be an ISO 8601 timestamp such as 2025-10-28T10:30:00Z');
+      }
+    }
+    const entries = this.byOwner.get(query.owner) ?? [];
+    const { contextId, status } = query;
+    const matches = (e: Entry) => (contextId === undefined || e.contextId === contextId) && (status === undefined || e.state === status);
+    // Entries past `floor` (exclusive) are strictly after statusTimestampAfter.
+    const floor = after === undefined ? -1 : firstAfterKey(entries, after) - 1;
+    let totalSize = 0;
+    if (contextId === undefined && status === undefined) totalSize = entries.length - 1 - floor;
+    else for (let i = entries.length - 1; i > floor; i--) if (matches(entries[i]!)) totalSize++;
+
+    const page: Entry[] = [];
+    let more = false;
+    for (let i = (cursor ? lowerBound(entries, cursor) : entries.length) - 1; i > floor; i--) {
+      const entry = entries[i]!;
+      if (!matches(entry)) continue;
+      if (page.length === pageSize) {
+        more = true;
+        break;
+      }
+      page.push(entry);
+    }
+    const last = page[page.length - 1];
+    const projection = { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts };
+    return {
+      tasks: page.map((e) => projectTask(load(e.id), projection)),
+      nextPageToken: more && last ? encodePageToken(last) : '',
+      pageSize,
+      totalSize,
+    };
+  }
+
+  private entriesOf(owner: string): Entry[] {
+    let entries = this.byOwner.get(owner);
+    if (entries === undefined) this.byOwner.set(owner, (entries = []));
+    return entries;
+  }
+}
+
+function makeEntry(owner: string, task: IndexedTaskFields): Entry {
+  return { key: timestampSortKey(task.status.timestamp), id: task.id, owner, contextId: task.contextId, state: task.status.state };
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { commitOf, runTaskStoreConformance, testEvent, testTask } from '../testing.js';
+import { createMemoryTaskStore, MemoryTaskStore } from './memory-store.js';
+
+runTaskStoreConformance('MemoryTaskStore', async () => ({ store: new MemoryTaskStore() }));
+
+describe('MemoryTaskStore bounds', () => {
+  it('evicts terminal tasks past maxTasks, least recently updated first', async () => {
+    const store = createMemoryTaskStore({ maxTasks: 3 });
+    await store.commit(commitOf(testTask('done-1', { state: 'TASK_STATE_COMPLETED' })));
+    await store.commit(commitOf(testTask('done-2', { state: 'TASK_STATE_FAILED' })));
+    await store.commit(commitOf(testTask('live-1')));
+    // done-1 is touched again, so done-2 is now the least recently updated.
+    await store.commit(commitOf(testTask('done-1', { state: 'TASK_STATE_COMPLETED', at: 9 }), 1));
+    await store.commit(commitOf(testTask('live-2')));
+    expect(await store.get('done-2')).toBeUndefined();
+    expect(await store.get('done-1')).toBeDefined();
+    expect(store.size).toBe(3);
+    await store.commit(commitOf(testTask('live-3')));
+    expect(await store.get('done-1')).toBeUndefined();
+    expect(store.size).toBe(3);
+  });
+
+  it('never evicts non-terminal tasks: past the bound it keeps them and only the newest terminal task', async () => {
+    const store = createMemoryTaskStore({ maxTasks: 2 });
+    for (const id of ['a', 'b', 'c']) await store.commit(commitOf(testTask(id)));
+    expect(store.size).toBe(3);
+    await store.commit(commitOf(testTask('done-1', { state: 'TASK_STATE_CANCELED' })));
+    expect(await store.get('done-1')).toBeDefined();
+    await store.commit(commitOf(testTask('done-2', { state: 'TASK_STATE_REJECTED' })));
+    expect(await store.get('done-1')).toBeUndefined();
+    expect(await store.get('done-2')).toBeDefined();
+    expect(store.size).toBe(4);
+    // When a live task ends, the store shrinks back towards the bound.
+    await store.commit(commitOf(testTask('a', { state: 'TASK_STATE_COMPLETED' }), 1));
+    expect(store.size).toBe(3);
+  });
+
+  it('evicts terminal tasks older than terminalTtlMs, keeping live ones', async () => {
+    let now = 1_000;
+    const store = new MemoryTaskStore({ terminalTtlMs: 100, now: () => now });
+    await store.commit(commitOf(testTask('done', { state: 'TASK_STATE_COMPLETED' })));
+    await store.commit(commitOf(testTask('live')));
+    now += 50;
+    await store.commit(commitOf(testTask('done-later', { state: 'TASK_STATE_COMPLETED' })));
+    now += 50;
+    expect(await store.get('done')).toBeUndefined();
+    expect(await store.get('done-later')).toBeDefined();
+    expect((await store.list({ owner: 'alice' })).tasks.map((t) => t.id).sort()).toEqual(['done-later', 'live']);
+    now += 1_000_000;
+    expect(await store.get('live')).toBeDefined();
+    expect(store.size).toBe(1);
+  });
+
+  it('keeps only the newest maxEventsPerTask events; sequences keep counting', async () => {
+    const store = new MemoryTaskStore({ maxEventsPerTask: 3 });
+    const task = testTask('t1');
+    await store.commit(commitOf(task, 0, [1, 2].map((n) => testEvent(task, n))));
+    expect(await store.commit(commitOf(task, 1, [3, 4, 5].map((n) => testEvent(task, n))))).toEqual({
+      version: 2, firstSequence: 3, lastSequence: 5,
+    });
+    expect((await store.readEvents('t1', 0)).map((e) => e.sequence)).toEqual([3, 4, 5]);
+    expect((await store.readEvents('t1', 3)).map((e) => e.event)).toEqual([testEvent(task, 4), testEvent(task, 5)]);
+  });
+
+  it('rejects a bound that is not positive', () => {
+    expect(() => new MemoryTaskStore({ maxTasks: 0 })).toThrow(/maxTasks must be a positive number/);
+  });
+
+  it('answers pages and totals over a large store', async () => {
+    const store = new MemoryTaskStore({ maxTasks: Infinity });
+    for (let i = 0; i < 20_000; i++) await store.commit(commitOf(testTask(`t${i}`, { at: i % 1000, contextId: `c${i % 10}` })));
+    const page = await store.list({ owner: 'alice', contextId: 'c3', pageSize: 10 });
+    expect(page.totalSize).toBe(2_000);
+    expect(page.tasks.map((t) => t.status.timestamp)).toEqual(page.tasks.map((t) => t.status.timestamp).sort().reverse());
+  });
+});
