@@ -83,13 +83,16 @@ export const taskRequirements = [
     expect(full.tasks[0]!.artifacts).toHaveLength(1);
     expect(full.tasks[0]!.history).toBeUndefined();
   }),
-  requirement('list-timestamp-after', '3.1.4', 'ListTasks statusTimestampAfter keeps only tasks updated later', async (h) => {
+  requirement('list-timestamp-after', '3.1.4', 'ListTasks statusTimestampAfter keeps only tasks whose status is at or after it', async (h) => {
     const old = await h.send('echo old', { contextId: 'ctx-ts' });
     const newer = await h.send('echo new', { contextId: 'ctx-ts' });
-    const after = await h.client.unary('ListTasks', { contextId: 'ctx-ts', statusTimestampAfter: old.status.timestamp! });
+    const at = await h.client.unary('ListTasks', { contextId: 'ctx-ts', statusTimestampAfter: old.status.timestamp! });
+    expect(at.tasks.map((t) => t.id)).toContain(old.id);
+    const later = new Date(Date.parse(old.status.timestamp!) + 1).toISOString();
+    const after = await h.client.unary('ListTasks', { contextId: 'ctx-ts', statusTimestampAfter: later });
     const ids = after.tasks.map((t) => t.id);
     expect(ids).not.toContain(old.id);
-    if (newer.status.timestamp! > old.status.timestamp!) expect(ids).toContain(newer.id);
+    if (newer.status.timestamp! >= later) expect(ids).toContain(newer.id);
   }),
   requirement('list-invalid-page-size', '3.1.4', 'ListTasks pageSize outside 1-100 is InvalidParams (-32602)', async (h) => {
     const error = await h.error(h.client.unary('ListTasks', { pageSize: 150 }));

@@ -117,13 +117,13 @@ function compare(a: ListCursor, b: ListCursor): number {
   return a.id === b.id ? 0 : a.id < b.id ? -1 : 1;
 }
 
-/** First index whose key is greater than `key`. */
-function firstAfterKey(entries: readonly Entry[], key: string): number {
+/** First index whose key is not less than `key`. */
+function firstAtOrAfterKey(entries: readonly Entry[], key: string): number {
   let lo = 0;
   let hi = entries.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (entries[mid]!.key <= key) lo = mid + 1;
+    if (entries[mid]!.key < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -221,8 +221,8 @@ export class TaskListIndex {
     const entries = this.byOwner.get(query.owner) ?? [];
     const { contextId, status } = query;
     const matches = (e: Entry) => (contextId === undefined || e.contextId === contextId) && (status === undefined || e.state === status);
-    // Entries past `floor` (exclusive) are strictly after statusTimestampAfter.
-    const floor = after === undefined ? -1 : firstAfterKey(entries, after) - 1;
+    // Entries past `floor` (exclusive) are at or after statusTimestampAfter (the proto's "greater than or equal").
+    const floor = after === undefined ? -1 : firstAtOrAfterKey(entries, after) - 1;
     let totalSize = 0;
     if (contextId === undefined && status === undefined) totalSize = entries.length - 1 - floor;
     else for (let i = entries.length - 1; i > floor; i--) if (matches(entries[i]!)) totalSize++;

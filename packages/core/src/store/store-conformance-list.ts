@@ -58,7 +58,7 @@ export function registerListConformance(run: ConformanceRunner): void {
       expect((await store.list({ owner: 'bob' })).totalSize).toBe(1);
     }));
 
-    it('filters by contextId, status and statusTimestampAfter (strictly after), alone and combined', run(async ({ store }) => {
+    it('filters by contextId, status and statusTimestampAfter (at or after), alone and combined', run(async ({ store }) => {
       await seed(store, [
         testTask('t1', { contextId: 'x', at: 1, state: 'TASK_STATE_COMPLETED' }),
         testTask('t2', { contextId: 'x', at: 2 }),
@@ -70,14 +70,14 @@ export function registerListConformance(run: ConformanceRunner): void {
       ]);
       expect(await ids(store, { contextId: 'x' })).toEqual(['t5', 't6', 't2', 't1', 't7']);
       expect(await ids(store, { status: 'TASK_STATE_COMPLETED' })).toEqual(['t5', 't3', 't1']);
-      expect(await ids(store, { statusTimestampAfter: testTimestamp(2) })).toEqual(['t5', 't4', 't3', 't6']);
-      expect(await ids(store, { statusTimestampAfter: '2025-01-01T00:00:02Z' })).toEqual(['t5', 't4', 't3', 't6']);
+      expect(await ids(store, { statusTimestampAfter: testTimestamp(2) })).toEqual(['t5', 't4', 't3', 't6', 't2']);
+      expect(await ids(store, { statusTimestampAfter: '2025-01-01T00:00:02.001Z' })).toEqual(['t5', 't4', 't3', 't6']);
       expect(await ids(store, { contextId: 'x', status: 'TASK_STATE_COMPLETED' })).toEqual(['t5', 't1']);
       expect(await ids(store, { contextId: 'x', status: 'TASK_STATE_WORKING', statusTimestampAfter: testTimestamp(1) })).toEqual(['t6', 't2']);
       expect(await ids(store, { contextId: 'nope' })).toEqual([]);
       const page = await store.list({ owner: 'alice', contextId: 'x', pageSize: 2 });
       expect(page.totalSize).toBe(5);
-      expect((await store.list({ owner: 'alice', statusTimestampAfter: testTimestamp(2), pageSize: 1 })).totalSize).toBe(4);
+      expect((await store.list({ owner: 'alice', statusTimestampAfter: testTimestamp(2), pageSize: 1 })).totalSize).toBe(5);
       expect((await store.list({ owner: 'alice', status: 'TASK_STATE_COMPLETED', pageSize: 1 })).totalSize).toBe(3);
     }));
 

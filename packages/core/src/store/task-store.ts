@@ -46,7 +46,7 @@ export interface TaskQuery {
   readonly owner: string;
   readonly contextId?: string | undefined;
   readonly status?: TaskState | undefined;
-  /** ISO 8601: only tasks whose status timestamp is strictly after this. */
+  /** ISO 8601: only tasks whose status timestamp is at or after this (the proto's "greater than or equal"). */
   readonly statusTimestampAfter?: string | undefined;
   /** 1 to 100; default 50. */
   readonly pageSize?: number | undefined;
