@@ -1,4 +1,4 @@
-import type { A2AError, AgentCard, CallContext, Message, ParamsOf, StreamEvent, Task, Transport } from '@taskwire/core';
+import type { A2AError, AgentCard, CallContext, Message, ParamsOf, StreamEvent, Task, TaskServiceOptions, Transport } from '@taskwire/core';
 import { createMemoryTaskStore, TaskService } from '@taskwire/core';
 import { referenceAgent, referenceAgentCard } from '@taskwire/reference-agent';
 
@@ -38,17 +38,36 @@ export function userMessage(text: string, extra: Partial<Message> = {}): Message
  * store) behind the transport under test, and small helpers over it.
  */
 export class Harness {
+  private readonly others: Harness[] = [];
+
   private constructor(
     readonly service: TaskService,
     readonly client: Transport,
     private readonly connection: Connection,
+    private readonly fixture: TransportFixture,
+    private readonly caller: CallerIdentity | undefined,
   ) {}
 
-  /** Builds a fresh service and connects the fixture's client to it. */
-  static async open(fixture: TransportFixture, caller?: CallerIdentity): Promise<Harness> {
-    const service = new TaskService({ store: createMemoryTaskStore({ maxTasks: 100_000 }), agent: referenceAgent, card: SUITE_CARD });
+  /**
+   * Builds a fresh service and connects the fixture's client to it.
+   * `options` replace the suite's service options (store, agent, card), e.g.
+   * to add `push`.
+   */
+  static async open(fixture: TransportFixture, caller?: CallerIdentity, options: Partial<TaskServiceOptions> = {}): Promise<Harness> {
+    const service = new TaskService({ store: createMemoryTaskStore({ maxTasks: 100_000 }), agent: referenceAgent, card: SUITE_CARD, ...options });
     const connection = await fixture.connect(service, caller);
-    return new Harness(service, connection.transport, connection);
+    return new Harness(service, connection.transport, connection, fixture, caller);
+  }
+
+  /**
+   * Another service, built with `options` over the suite's defaults, behind
+   * the same transport and caller (for requirements that need a capability
+   * the suite service lacks, like push). Closed with this harness.
+   */
+  async withService(options: Partial<TaskServiceOptions>): Promise<Harness> {
+    const other = await Harness.open(this.fixture, this.caller, options);
+    this.others.push(other);
+    return other;
   }
 
   /** Sends a message and returns the task it answered with. */
@@ -85,8 +104,9 @@ export class Harness {
     return this.service.idle();
   }
 
-  /** Stops the connection and the service. */
+  /** Stops the connection and the service (and those of {@link withService}). */
   async close(): Promise<void> {
+    for (const other of this.others.splice(0)) await other.close();
     await this.connection.close();
     await this.service.close();
   }

@@ -10,3 +10,5 @@ export * from './service/index.js';
 export * from './transport/index.js';
 export * from './store/memory-store.js';
 export * from './store/list-tasks.js';
+export * from './compat/index.js';
+export * from './push/index.js';

@@ -3,3 +3,6 @@
  * conformance suite every store adapter must pass, and its fixtures.
  */
 export * from './store/store-conformance.js';
+// Push notifications: the PushConfigStore suite, and a real webhook receiver.
+export * from './push/push-store-conformance.js';
+export * from './push/webhook-receiver.js';

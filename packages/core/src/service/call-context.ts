@@ -16,6 +16,13 @@ export interface CallContext {
   readonly version?: string | undefined;
   readonly extensions?: readonly string[] | undefined;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * When true, a message naming an unknown taskId creates the task with that
+   * id (v0.3 clients pick new task ids themselves) instead of TaskNotFound;
+   * a task id owned by another caller is still TaskNotFound. Per call: the
+   * v0.3 compatibility path sets it, v1.0 calls leave it unset.
+   */
+  readonly clientTaskIds?: boolean | undefined;
 }
 
 /**

@@ -104,9 +104,13 @@ export class Subscription {
   }
 }
 
+/** Told about every batch of committed events of every task (see {@link EventHub.observe}). */
+export type CommitObserver = (taskId: string, events: readonly StoredEvent[]) => void;
+
 /** Routes committed events to the subscriptions of their task. */
 export class EventHub {
   private readonly byTask = new Map<string, Set<Subscription>>();
+  private readonly observers = new Set<CommitObserver>();
 
   constructor(private readonly store: TaskStore) {}
 
@@ -127,11 +131,22 @@ export class EventHub {
     if (set?.size === 0) this.byTask.delete(subscription.taskId);
   }
 
-  /** Delivers events committed for `taskId` (in sequence order) to its readers. */
+  /** Delivers events committed for `taskId` (in sequence order) to its readers, then to the observers. */
   publish(taskId: string, events: readonly StoredEvent[]): void {
+    if (events.length === 0) return;
     const set = this.byTask.get(taskId);
-    if (!set || events.length === 0) return;
-    for (const subscription of set) subscription.push(events);
+    if (set) for (const subscription of set) subscription.push(events);
+    for (const observer of this.observers) observer(taskId, events);
+  }
+
+  /**
+   * Calls `observer` synchronously with every batch of committed events of
+   * every task, in commit order per task (the push delivery uses it). It
+   * must not throw. Returns a function that stops the observation.
+   */
+  observe(observer: CommitObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   /** Number of open subscriptions of a task (for tests and metrics). */

@@ -3,6 +3,8 @@ import { A2AError, invalidParams, taskNotFound } from '../errors.js';
 import { createTask } from '../lifecycle/index.js';
 import type { MethodName, ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
 import { METHODS } from '../methods.js';
+import type { PushOptions } from '../push/push-config-store.js';
+import { PushConfigMethods, pushNotSupported, pushSupported } from '../push/push-configs.js';
 import type { AgentCard, SendMessageRequest, Task } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
 import { projectTask } from '../store/list-tasks.js';
@@ -28,9 +30,17 @@ export interface TaskServiceOptions {
   /**
    * What a message naming an unknown taskId does: `reject` (the v1.0 rule,
    * TaskNotFound) or `create` a task with that id (for v0.3 clients that
-   * pick task ids themselves). Default `reject`.
+   * pick task ids themselves). Default `reject`; a call can ask for
+   * `create` with `CallContext.clientTaskIds`.
    */
   readonly unknownTaskId?: 'reject' | 'create';
+  /**
+   * Push notifications: where configs live and what sends them. The four
+   * push-config methods (and a config in SendMessage) work only with this
+   * set and, when there is a card, `capabilities.pushNotifications: true`;
+   * otherwise they answer PushNotificationNotSupported.
+   */
+  readonly push?: PushOptions;
   readonly logger?: Logger;
   readonly newId?: () => string;
   readonly now?: () => Date;
@@ -56,11 +66,15 @@ export class TaskService implements A2AHandlers {
   private readonly runner: AgentRunner;
   private readonly newId: () => string;
   private readonly runs = new Set<Promise<void>>();
+  private readonly push: PushConfigMethods | undefined;
 
   constructor(private readonly options: TaskServiceOptions) {
     this.newId = options.newId ?? (() => crypto.randomUUID());
     this.engine = new TaskEngine(options.store, options.now ?? (() => new Date()));
     this.runner = new AgentRunner(this.engine, options.agent, this.newId, options.logger);
+    const host = { tasks: options.store, hub: this.engine.hub, newId: this.newId, visible: this.visible.bind(this) };
+    this.push = pushSupported(options.card, options.push) ? new PushConfigMethods(options.push, host) : undefined;
+    if (options.push && !this.push) options.logger?.warn('Taskwire: the push option is ignored because the card does not set capabilities.pushNotifications: true');
   }
 
   /** The card the service was built with, if any. */
@@ -170,17 +184,17 @@ export class TaskService implements A2AHandlers {
     return followTask(this.engine, subscription, { head: [head], replayUntil: record.lastSequence, signal: context.signal });
   }
 
-  async CreateTaskPushNotificationConfig(): Promise<never> {
-    throw this.pushUnsupported();
+  async CreateTaskPushNotificationConfig(params: ParsedParamsOf<'CreateTaskPushNotificationConfig'>, context: CallContext): Promise<ResultOf<'CreateTaskPushNotificationConfig'>> {
+    return this.requirePush().create(params, context);
   }
-  async GetTaskPushNotificationConfig(): Promise<never> {
-    throw this.pushUnsupported();
+  async GetTaskPushNotificationConfig(params: ParsedParamsOf<'GetTaskPushNotificationConfig'>, context: CallContext): Promise<ResultOf<'GetTaskPushNotificationConfig'>> {
+    return this.requirePush().get(params, context);
   }
-  async ListTaskPushNotificationConfigs(): Promise<never> {
-    throw this.pushUnsupported();
+  async ListTaskPushNotificationConfigs(params: ParsedParamsOf<'ListTaskPushNotificationConfigs'>, context: CallContext): Promise<ResultOf<'ListTaskPushNotificationConfigs'>> {
+    return this.requirePush().list(params, context);
   }
-  async DeleteTaskPushNotificationConfig(): Promise<never> {
-    throw this.pushUnsupported();
+  async DeleteTaskPushNotificationConfig(params: ParsedParamsOf<'DeleteTaskPushNotificationConfig'>, context: CallContext): Promise<ResultOf<'DeleteTaskPushNotificationConfig'>> {
+    return this.requirePush().delete(params, context);
   }
 
   async GetExtendedAgentCard(_params: ParsedParamsOf<'GetExtendedAgentCard'>, context: CallContext): Promise<ResultOf<'GetExtendedAgentCard'>> {
@@ -197,10 +211,11 @@ export class TaskService implements A2AHandlers {
     while (this.runs.size > 0) await Promise.all([...this.runs]);
   }
 
-  /** Aborts running agents and waits for their runs to end. Does not close the store. */
+  /** Aborts running agents and waits for their runs to end, then stops the push delivery. Does not close the stores. */
   async close(): Promise<void> {
     this.runner.abortAll();
     await this.idle();
+    await this.push?.close();
   }
 
   /** Starts or continues the task a message names; returns it and a function that starts the agent. */
@@ -212,8 +227,9 @@ export class TaskService implements A2AHandlers {
     let isContinuation = false;
     const existing = message.taskId ? await this.options.store.get(message.taskId) : undefined;
     if (message.taskId && (existing === undefined || existing.owner !== owner)) {
-      if (existing !== undefined || this.options.unknownTaskId !== 'create') throw taskNotFound(message.taskId);
+      if (existing !== undefined || (this.options.unknownTaskId !== 'create' && !context.clientTaskIds)) throw taskNotFound(message.taskId);
     }
+    const push = params.configuration?.taskPushNotificationConfig && (await this.requirePush().fromMessage(params, owner));
     if (existing) {
       if (message.contextId && message.contextId !== existing.task.contextId) {
         throw new A2AError(
@@ -231,6 +247,7 @@ export class TaskService implements A2AHandlers {
       const contextId = message.contextId || this.newId();
       record = await this.engine.create(createTask(message, { taskId, contextId, timestamp: this.engine.timestamp() }), owner);
     }
+    await push?.attach(record.task.id, existing?.lastSequence ?? 0);
     const run = () => {
       if (duplicate) return;
       this.engine.activate(record);
@@ -281,8 +298,9 @@ export class TaskService implements A2AHandlers {
     }
   }
 
-  private pushUnsupported(): A2AError {
-    return new A2AError('PushNotificationNotSupported', 'This agent does not support push notifications');
+  private requirePush(): PushConfigMethods {
+    if (!this.push) throw pushNotSupported();
+    return this.push;
   }
 }
 

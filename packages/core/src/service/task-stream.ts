@@ -33,12 +33,20 @@ export interface FollowOptions {
  * Yields `head`, then every event of the subscription, in order and once,
  * until the task reaches a terminal state or (the latest) interrupted state,
  * the caller's signal aborts, or the consumer stops; then unsubscribes.
+ * `return()` unsubscribes even before the first `next()` (a generator
+ * stopped before it starts never runs its `finally`).
  */
-export async function* followTask(
-  engine: TaskEngine,
-  subscription: Subscription,
-  options: FollowOptions,
-): AsyncGenerator<StreamEvent> {
+export function followTask(engine: TaskEngine, subscription: Subscription, options: FollowOptions): AsyncGenerator<StreamEvent> {
+  const events = follow(engine, subscription, options);
+  const stop = events.return.bind(events);
+  events.return = (value) => {
+    engine.hub.unsubscribe(subscription);
+    return stop(value);
+  };
+  return events;
+}
+
+async function* follow(engine: TaskEngine, subscription: Subscription, options: FollowOptions): AsyncGenerator<StreamEvent> {
   try {
     for (const item of options.head) {
       yield item;

@@ -29,3 +29,12 @@ export interface Transport {
   /** Releases connections. */
   close?(): Promise<void>;
 }
+
+/**
+ * The `protocolBinding` URI of Taskwire's WebSocket binding (A2A §5.8 names
+ * a custom binding by a URI; a breaking change gets a new one): tRPC over
+ * WebSocket, one procedure per v1.0 operation. The server
+ * (`@taskwire/server-ws`) advertises it and the client
+ * (`@taskwire/client/ws`) registers for it.
+ */
+export const WS_PROTOCOL_BINDING = 'https://taskwire.dev/bindings/trpc-ws/v1';

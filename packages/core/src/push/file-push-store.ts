@@ -1,0 +1,186 @@
+import { join, resolve } from 'node:path';
+import { LogWriter } from '../store/file/log-writer.js';
+import type { StoreLogger } from '../store/file/open-log.js';
+import { compactPushLog, openPushLog, PUSH_LOG, pushFrame, applyPushRecord, type PushRecord } from './file-push-log.js';
+import type { DeadLetterQuery, PushConfigStore, PushDeadLetter, StoredPushConfig } from './push-config-store.js';
+import { DEFAULT_MAX_DEAD_LETTERS, PushState, PushStoreClosedError } from './push-state.js';
+
+/** Options of {@link FilePushConfigStore.open}. */
+export interface FilePushConfigStoreOptions {
+  /** fsync every write batch (default true). `false` is for benchmarks only: a crash may lose acknowledged writes. */
+  readonly fsync?: boolean;
+  /** Dead letters kept, newest first (default 1,000). */
+  readonly maxDeadLetters?: number;
+  /** The log is compacted once it is at least this big (default 1 MiB) and twice its size after the last compaction. */
+  readonly compactMinBytes?: number;
+  /** Told about repairs (a truncated torn tail) and failed compactions. */
+  readonly logger?: StoreLogger;
+}
+
+/** Directories with an open push store in this process. */
+const openDirectories = new Set<string>();
+
+/**
+ * A durable {@link PushConfigStore}: the file `push.log` in the directory of
+ * a FileTaskStore (node only: import it from `@taskwire/core/push`). Configs,
+ * outbox cursors and dead letters are appended as checksummed records, the
+ * task log's framing, and each write resolves once synced (concurrent writes
+ * share one fsync). After a crash the log is replayed and a torn tail
+ * dropped, so every acknowledged config and cursor survives: the delivery
+ * resumes from the cursors, against the task events the task store kept.
+ * The log is compacted when it has doubled. The task store's lock covers
+ * the directory: open this store after the task store, close it before.
+ */
+export class FilePushConfigStore implements PushConfigStore {
+  private closed = false;
+  private closing: Promise<void> | undefined;
+  private compaction: Promise<void> | undefined;
+  private nextCompactionAt: number;
+
+  private constructor(
+    /** The push log's path. */
+    readonly path: string,
+    private readonly directory: string,
+    private readonly options: FilePushConfigStoreOptions,
+    private readonly state: PushState,
+    private readonly writer: LogWriter,
+  ) {
+    this.nextCompactionAt = this.threshold(writer.size);
+  }
+
+  /**
+   * Opens the push store in `taskStore.directory` (pass the open
+   * FileTaskStore): replays `push.log`, truncating a torn tail. Rejects
+   * when a push store is already open on that directory in this process.
+   */
+  static async open(taskStore: { readonly directory: string }, options: FilePushConfigStoreOptions = {}): Promise<FilePushConfigStore> {
+    const directory = resolve(taskStore.directory);
+    if (openDirectories.has(directory)) {
+      throw new Error(`A push config store is already open on ${directory} in this process: close it first, or share that one`);
+    }
+    openDirectories.add(directory);
+    try {
+      const state = new PushState(options.maxDeadLetters ?? DEFAULT_MAX_DEAD_LETTERS);
+      const path = join(directory, PUSH_LOG);
+      const fsync = options.fsync ?? true;
+      const { handle, size } = await openPushLog(directory, path, state, fsync, options.logger);
+      return new FilePushConfigStore(path, directory, options, state, new LogWriter(handle, size, fsync, path));
+    } catch (error) {
+      openDirectories.delete(directory);
+      throw error;
+    }
+  }
+
+  async put(entry: StoredPushConfig): Promise<StoredPushConfig> {
+    return structuredClone((await this.write({ t: 'p', e: structuredClone(entry) }))!);
+  }
+
+  async get(taskId: string, configId: string): Promise<StoredPushConfig | undefined> {
+    this.check();
+    const entry = this.state.get(taskId, configId);
+    return entry && structuredClone(entry);
+  }
+
+  async list(taskId: string): Promise<StoredPushConfig[]> {
+    this.check();
+    return structuredClone(this.state.list(taskId));
+  }
+
+  async delete(taskId: string, configId: string): Promise<boolean> {
+    this.check();
+    if (!this.state.get(taskId, configId)) return false;
+    await this.write({ t: 'd', task: taskId, id: configId });
+    return true;
+  }
+
+  async deleteTask(taskId: string): Promise<number> {
+    this.check();
+    const count = this.state.list(taskId).length;
+    if (count > 0) await this.write({ t: 'r', task: taskId });
+    return count;
+  }
+
+  async all(): Promise<StoredPushConfig[]> {
+    this.check();
+    return structuredClone(this.state.all());
+  }
+
+  async advance(taskId: string, configId: string, sequence: number): Promise<void> {
+    this.check();
+    const entry = this.state.get(taskId, configId);
+    if (entry && sequence > entry.delivered) await this.write({ t: 'a', task: taskId, id: configId, s: sequence });
+  }
+
+  async deadLetter(letter: PushDeadLetter): Promise<void> {
+    await this.write({ t: 'x', l: structuredClone(letter) });
+  }
+
+  async listDeadLetters(query?: DeadLetterQuery): Promise<PushDeadLetter[]> {
+    this.check();
+    return structuredClone(this.state.listDeadLetters(query));
+  }
+
+  /** Compacts the log now (after a compaction under way); rejects if it fails. */
+  async compact(): Promise<void> {
+    this.check();
+    while (this.compaction) await this.compaction;
+    await this.startCompaction();
+  }
+
+  /** The log's size in bytes. */
+  get logBytes(): number {
+    return this.writer.size;
+  }
+
+  /** Waits for queued writes, closes the log. Idempotent. */
+  close(): Promise<void> {
+    this.closed = true;
+    this.closing ??= (async () => {
+      await this.compaction;
+      await this.writer.close();
+      openDirectories.delete(this.directory);
+    })();
+    return this.closing;
+  }
+
+  private check(): void {
+    if (this.closed) throw new PushStoreClosedError();
+  }
+
+  /** Appends a record; applies it to the state once durable and resolves with what a put stored. */
+  private async write(record: PushRecord): Promise<StoredPushConfig | undefined> {
+    this.check();
+    if (this.writer.failed) throw this.writer.failed;
+    let stored: StoredPushConfig | undefined;
+    await this.writer.append(pushFrame(record), () => {
+      stored = applyPushRecord(this.state, record);
+    });
+    if (this.writer.size >= this.nextCompactionAt && !this.compaction && !this.closed) {
+      this.startCompaction().catch((error: unknown) =>
+        this.options.logger?.warn('Taskwire push store: compaction failed; the log keeps growing and compaction is retried later', {
+          path: this.path,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    }
+    return stored;
+  }
+
+  private startCompaction(): Promise<void> {
+    const run = compactPushLog(this.directory, this.path, this.writer, this.state, this.options.fsync ?? true).then(
+      (size) => {
+        this.nextCompactionAt = this.threshold(size);
+      },
+      (error: unknown) => {
+        this.nextCompactionAt = this.threshold(this.writer.size);
+        throw error;
+      },
+    );
+    this.compaction = run.finally(() => (this.compaction = undefined)).catch(() => undefined);
+    return run;
+  }
+
+  private threshold(size: number): number {
+    return Math.max(this.options.compactMinBytes ?? 1024 * 1024, 2 * size);
+  }
+}

@@ -1,0 +1,112 @@
+import type { StreamResponse, TaskPushNotificationConfig } from '../schema/index.js';
+import type { TaskStore } from '../store/task-store.js';
+
+/** A push notification config as stored: it always has its `id` and `taskId`. */
+export type PushConfig = TaskPushNotificationConfig & { readonly id: string; readonly taskId: string };
+
+/**
+ * One stored config with its scope and its place in the task's event log.
+ * `delivered` is the outbox cursor: every task event with a sequence number
+ * up to it is settled for this config (acknowledged by the webhook or
+ * dead-lettered); the events after it are still to be sent. The events
+ * themselves stay in the task store's log, so the outbox holds positions,
+ * not copies.
+ */
+export interface StoredPushConfig {
+  /** The owner key (tenant and principal) of the task, as the task store has it. */
+  readonly owner: string;
+  readonly config: PushConfig;
+  readonly delivered: number;
+}
+
+/** A notification given up on: the attempts were used up, the failure was permanent, or the event was gone. */
+export interface PushDeadLetter {
+  readonly taskId: string;
+  readonly configId: string;
+  readonly url: string;
+  /** Sequence number of the task event that was not delivered (the first one, for a range). */
+  readonly sequence: number;
+  /** For a range of events the task store had dropped before they could be sent: the last one. */
+  readonly throughSequence?: number;
+  /** The notification body (a StreamResponse); absent when the task store no longer had the event. */
+  readonly event?: StreamResponse;
+  /** Delivery attempts made (0 when the event was gone or the URL was refused before sending). */
+  readonly attempts: number;
+  /** Why the last attempt failed. */
+  readonly error: string;
+  /** When it was given up on (ISO 8601). */
+  readonly at: string;
+}
+
+/** A {@link PushConfigStore.listDeadLetters} query: oldest first. */
+export interface DeadLetterQuery {
+  readonly taskId?: string;
+  /** At most this many (the newest ones are kept when there are more). */
+  readonly limit?: number;
+}
+
+/**
+ * Where push notification configs and their delivery state live: the
+ * configs of each task, each config's outbox cursor and the dead letters.
+ * Keep it in the task store's medium (memory with a memory task store, the
+ * task store's directory with a file store) so that undelivered
+ * notifications survive exactly as long as the events they point to.
+ * Every adapter passes `runPushConfigStoreConformance` from
+ * `@taskwire/core/testing`.
+ *
+ * Contract:
+ * - `put` creates the config `(taskId, config.id)` or replaces it. A
+ *   replace keeps the larger of the old and the new `delivered` (a cursor
+ *   never moves back). It resolves once durable for the adapter.
+ * - `list` returns a task's configs ordered by id; `all` every config.
+ * - `advance` moves a config's cursor forward (never back); it does nothing
+ *   for a config that no longer exists.
+ * - `deadLetter` records a dead letter and, in the same write, advances the
+ *   config's cursor to `throughSequence ?? sequence`.
+ * - Values returned are copies: changing them changes nothing stored.
+ * - After `close`, every call rejects.
+ */
+export interface PushConfigStore {
+  put(entry: StoredPushConfig): Promise<StoredPushConfig>;
+  get(taskId: string, configId: string): Promise<StoredPushConfig | undefined>;
+  list(taskId: string): Promise<StoredPushConfig[]>;
+  /** Removes one config; resolves true when it existed. */
+  delete(taskId: string, configId: string): Promise<boolean>;
+  /** Removes every config of a task; resolves how many there were. */
+  deleteTask(taskId: string): Promise<number>;
+  all(): Promise<StoredPushConfig[]>;
+  advance(taskId: string, configId: string, sequence: number): Promise<void>;
+  deadLetter(letter: PushDeadLetter): Promise<void>;
+  listDeadLetters(query?: DeadLetterQuery): Promise<PushDeadLetter[]>;
+  close(): Promise<void>;
+}
+
+/** What a {@link PushDelivery} reads from: the service's task store and push config store. */
+export interface PushSource {
+  readonly tasks: TaskStore;
+  readonly configs: PushConfigStore;
+}
+
+/**
+ * What sends the notifications (node: `webhookDelivery()` from
+ * `@taskwire/core/push`). The service binds it to its stores once, tells it
+ * about every commit and asks it to check webhook URLs before a config is
+ * accepted.
+ */
+export interface PushDelivery {
+  /** Throws (any Error, with a message saying why) when the delivery would refuse to call `url`. */
+  checkUrl(url: string): Promise<void>;
+  /** Binds the delivery to a service's stores and resumes undelivered notifications. Called once. */
+  start(source: PushSource): void;
+  /** Events were committed for `taskId`, or one of its configs was created: send what is pending. Must not throw. */
+  notify(taskId: string): void;
+  /** Stops sending (what is not acknowledged stays in the outbox). */
+  close(): Promise<void>;
+}
+
+/** The `push` option of a TaskService: where configs live and what sends them. */
+export interface PushOptions {
+  readonly store: PushConfigStore;
+  /** Without one, configs are stored and served but nothing is sent (another process may deliver them). */
+  readonly delivery?: PushDelivery;
+}

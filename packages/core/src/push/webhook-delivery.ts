@@ -1,0 +1,288 @@
+import { setMaxListeners } from 'node:events';
+import type { Logger } from '../service/agent-run.js';
+import type { StoredEvent } from '../store/task-store.js';
+import type { Clock, RetryPolicy } from './backoff.js';
+import { retryDelay, retryPolicy, systemClock } from './backoff.js';
+import type { DeadLetterQuery, PushDeadLetter, PushDelivery, PushSource } from './push-config-store.js';
+import { ConcurrencyLimit } from './concurrency-limit.js';
+import { attemptDelivery } from './webhook-attempt.js';
+import type { HostLookup, WebhookGuard } from './webhook-guard.js';
+import { createWebhookGuard } from './webhook-guard.js';
+import type { WebhookAgents } from './webhook-request.js';
+import { webhookAgents } from './webhook-request.js';
+
+/** Options of {@link webhookDelivery}. */
+export interface WebhookDeliveryOptions {
+  /** The SSRF guard's allow-list: host names, IPs and CIDR ranges reachable although not public (see `createWebhookGuard`). */
+  readonly allow?: readonly string[];
+  /** DNS resolution for the guard (default: the system resolver). */
+  readonly lookup?: HostLookup;
+  /** Attempts and waits (defaults: 8 attempts, waits capped at 1 s doubling up to 5 min, full jitter). */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Time allowed for each attempt, in ms (default 15,000; the spec recommends 10-30 s). */
+  readonly timeoutMs?: number;
+  /** Requests in flight at once over all webhooks (default 32). */
+  readonly concurrency?: number;
+  /** The clock backoff waits on (default: real time). */
+  readonly clock?: Clock;
+  /** The jitter source, numbers in [0, 1) (default `Math.random`). */
+  readonly random?: () => number;
+  /** The `User-Agent` of notifications (default `taskwire-push`). */
+  readonly userAgent?: string;
+  /** Told about dead letters (warn) and unexpected errors (error). */
+  readonly logger?: Logger;
+}
+
+/** Counters of a {@link WebhookDelivery}. */
+export interface WebhookDeliveryStats {
+  /** Requests sent (or refused by the guard at send time). */
+  readonly attempts: number;
+  /** Notifications acknowledged with a 2xx. */
+  readonly delivered: number;
+  /** Attempts that failed. */
+  readonly failures: number;
+  /** Notifications given up on. */
+  readonly deadLetters: number;
+}
+
+/** How many events a worker reads from the task store at a time. */
+const READ_BATCH = 64;
+
+interface Worker {
+  again: boolean;
+}
+
+/**
+ * Sends push notifications: each committed task event, as its
+ * StreamResponse, to every config of its task (see `notificationHeaders`
+ * for the headers). Per (task, config) the events go strictly in order: the
+ * next is sent only once the previous was acknowledged with a 2xx or given
+ * up on. A failure or a timeout is retried with exponential backoff and
+ * full jitter up to `retry.maxAttempts`; then the notification becomes a
+ * dead letter ({@link listDeadLetters}) and the next one goes. Delivery is
+ * at least once: the config's cursor in the push store (the outbox) moves
+ * only after the acknowledgement, so after a restart the delivery resumes
+ * from it, and a receiver may see a notification twice. The SSRF guard
+ * checks each URL when a config is created and again before every attempt;
+ * the request connects to the addresses it checked, and redirects are not
+ * followed. One delivery serves one service.
+ */
+export class WebhookDelivery implements PushDelivery {
+  readonly guard: WebhookGuard;
+  private readonly policy: RetryPolicy;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly timeoutMs: number;
+  private readonly slots: ConcurrencyLimit;
+  private readonly agents: WebhookAgents = webhookAgents();
+  private readonly stop = new AbortController();
+  private readonly workers = new Map<string, Worker>();
+  private idleWaiters: (() => void)[] = [];
+  private source: PushSource | undefined;
+  private busy = 0;
+  private closed = false;
+  private readonly counters = { attempts: 0, delivered: 0, failures: 0, deadLetters: 0 };
+
+  constructor(private readonly options: WebhookDeliveryOptions = {}) {
+    this.guard = createWebhookGuard({ allow: options.allow, lookup: options.lookup });
+    this.policy = retryPolicy(options.retry);
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+    this.timeoutMs = positive(options.timeoutMs ?? 15_000, 'timeoutMs');
+    this.slots = new ConcurrencyLimit(positive(options.concurrency ?? 32, 'concurrency'));
+    // Every attempt in flight and every backoff wait listens to it.
+    setMaxListeners(0, this.stop.signal);
+  }
+
+  async checkUrl(url: string): Promise<void> {
+    await this.guard.resolve(url);
+  }
+
+  start(source: PushSource): void {
+    if (this.source) throw new Error('This webhook delivery already serves a service: create one delivery per TaskService');
+    this.source = source;
+    this.track(async () => {
+      for (const entry of await source.configs.all()) this.ensure(entry.config.taskId, entry.config.id);
+    });
+  }
+
+  notify(taskId: string): void {
+    if (!this.source || this.closed) return;
+    const { configs } = this.source;
+    this.track(async () => {
+      for (const entry of await configs.list(taskId)) this.ensure(taskId, entry.config.id);
+    });
+  }
+
+  /** Dead letters, oldest first (from the push config store, so they survive a restart with a file store). */
+  listDeadLetters(query?: DeadLetterQuery): Promise<PushDeadLetter[]> {
+    if (!this.source) return Promise.resolve([]);
+    return this.source.configs.listDeadLetters(query);
+  }
+
+  /** Counters since this delivery was created. */
+  stats(): WebhookDeliveryStats {
+    return { ...this.counters };
+  }
+
+  /** Resolves once nothing is being sent or waited for: every pending notification was acknowledged or dead-lettered. */
+  idle(): Promise<void> {
+    if (this.busy === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops: aborts requests and waits in progress and waits for the workers to end. Undelivered notifications stay in the outbox. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stop.abort(new Error('The webhook delivery was closed'));
+    this.slots.open();
+    await this.idle();
+    this.agents.destroy();
+  }
+
+  /** Runs `work` counted as busy; logs what it throws. */
+  private track(work: () => Promise<void>, onError?: (error: unknown) => void): void {
+    this.busy++;
+    work()
+      .catch((error: unknown) => {
+        if (this.closed) return;
+        if (onError) onError(error);
+        else this.options.logger?.error('Taskwire push: could not read the push configs; delivery resumes on the next event', { error: message(error) });
+      })
+      .finally(() => {
+        if (--this.busy === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+      });
+  }
+
+  /** Makes sure a worker drains `(taskId, configId)`; a running one runs once more. */
+  private ensure(taskId: string, configId: string): void {
+    if (this.closed) return;
+    const key = `${taskId}\u0000${configId}`;
+    const running = this.workers.get(key);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const worker: Worker = { again: true };
+    this.workers.set(key, worker);
+    this.track(
+      async () => {
+        try {
+          while (worker.again && !this.closed) {
+            worker.again = false;
+            await this.drain(taskId, configId);
+          }
+        } finally {
+          this.workers.delete(key);
+        }
+      },
+      (error) =>
+        this.options.logger?.error('Taskwire push: delivery to a config stopped after an unexpected error; it resumes on the next event or restart', {
+          taskId,
+          configId,
+          error: message(error),
+        }),
+    );
+  }
+
+  /** Sends every event after the config's cursor, in order, until it has caught up with the task. */
+  private async drain(taskId: string, configId: string): Promise<void> {
+    const { tasks, configs } = this.source!;
+    for (;;) {
+      const entry = await configs.get(taskId, configId);
+      if (!entry || this.closed) return;
+      const record = await tasks.get(taskId);
+      if (!record) {
+        // The task is gone (deleted or evicted), and its events with it.
+        await configs.delete(taskId, configId);
+        return;
+      }
+      if (record.lastSequence <= entry.delivered) return;
+      const events = await tasks.readEvents(taskId, entry.delivered, READ_BATCH);
+      const first = events[0]?.sequence ?? record.lastSequence + 1;
+      if (first > entry.delivered + 1) {
+        await this.giveUp(taskId, configId, entry.config.url, entry.delivered + 1, {
+          throughSequence: first - 1,
+          attempts: 0,
+          error: 'the task store no longer had these events (its retention dropped them) when they were due',
+        });
+      }
+      for (const event of events) {
+        if (!(await this.deliver(taskId, configId, event))) return;
+      }
+    }
+  }
+
+  /** Delivers one event with retries; false when the worker must stop (config deleted, delivery closed). */
+  private async deliver(taskId: string, configId: string, event: StoredEvent): Promise<boolean> {
+    const { configs } = this.source!;
+    for (let attempt = 1; ; attempt++) {
+      const entry = await configs.get(taskId, configId);
+      if (!entry || this.closed) return false;
+      if (entry.delivered >= event.sequence) return true;
+      await this.slots.acquire();
+      if (this.closed) {
+        this.slots.release();
+        return false;
+      }
+      this.counters.attempts++;
+      const outcome = await attemptDelivery(entry.config, event, {
+        guard: this.guard,
+        agents: this.agents,
+        timeoutMs: this.timeoutMs,
+        userAgent: this.options.userAgent ?? 'taskwire-push',
+        stop: this.stop.signal,
+        now: () => this.clock.now(),
+      }).finally(() => this.slots.release());
+      if (outcome.kind === 'stopped') return false;
+      if (outcome.kind === 'acknowledged') {
+        this.counters.delivered++;
+        await configs.advance(taskId, configId, event.sequence);
+        return true;
+      }
+      this.counters.failures++;
+      if (!outcome.retry || attempt >= this.policy.maxAttempts) {
+        await this.giveUp(taskId, configId, entry.config.url, event.sequence, { event: event.event, attempts: attempt, error: outcome.error });
+        return true;
+      }
+      try {
+        await this.clock.sleep(retryDelay(attempt, this.policy, this.random, outcome.retryAfterMs), this.stop.signal);
+      } catch {
+        return false;
+      }
+    }
+  }
+
+  private async giveUp(
+    taskId: string,
+    configId: string,
+    url: string,
+    sequence: number,
+    detail: Pick<PushDeadLetter, 'attempts' | 'error'> & Partial<Pick<PushDeadLetter, 'event' | 'throughSequence'>>,
+  ): Promise<void> {
+    const letter: PushDeadLetter = { taskId, configId, url, sequence, ...detail, at: new Date(this.clock.now()).toISOString() };
+    await this.source!.configs.deadLetter(letter);
+    this.counters.deadLetters++;
+    this.options.logger?.warn('Taskwire push: gave up on a notification; it is kept as a dead letter (see listDeadLetters)', {
+      taskId,
+      configId,
+      sequence,
+      attempts: detail.attempts,
+      error: detail.error,
+    });
+  }
+}
+
+/** A new {@link WebhookDelivery}: pass it as `push.delivery` of a TaskService. */
+export function webhookDelivery(options?: WebhookDeliveryOptions): WebhookDelivery {
+  return new WebhookDelivery(options);
+}
+
+function positive(value: number, name: string): number {
+  if (!(value > 0)) throw new RangeError(`webhookDelivery: ${name} must be a positive number (got ${value})`);
+  return value;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
