@@ -1,0 +1,83 @@
+import * as grpc from '@grpc/grpc-js';
+import type { AgentInterface, TaskService } from '@taskwire/core';
+import { DEFAULT_MAX_MESSAGE_BYTES, GRPC_PROTOCOL_VERSION } from './metadata.js';
+import type { A2AServiceOptions } from './service.js';
+import { addA2AService } from './service.js';
+
+/** How {@link serveGrpc} starts a server. */
+export interface ServeGrpcOptions extends A2AServiceOptions {
+  readonly service: TaskService;
+  /** The port to listen on; 0 (the default) picks a free one. */
+  readonly port?: number;
+  /** The address to listen on; default `127.0.0.1`. */
+  readonly host?: string;
+  /** Request and response size limit in bytes (default {@link DEFAULT_MAX_MESSAGE_BYTES}); larger ones fail with RESOURCE_EXHAUSTED. */
+  readonly maxMessageBytes?: number;
+  /** TLS or other server credentials; default insecure (plaintext, for local use and tests). */
+  readonly credentials?: grpc.ServerCredentials;
+  /** Further grpc-js server options (keepalive, interceptors ...). */
+  readonly serverOptions?: grpc.ServerOptions;
+}
+
+/** A running gRPC server. */
+export interface GrpcServerHandle {
+  /** The port it listens on. */
+  readonly port: number;
+  /** Its address as agent cards and `grpcTransport` take it: `host:port`. */
+  readonly url: string;
+  /** The underlying grpc-js server (to add further services). */
+  readonly server: grpc.Server;
+  /**
+   * Stops accepting calls and resolves once the calls in progress have
+   * finished; calls still open after `graceMs` (default 5000) are cancelled.
+   * Tasks are not cancelled: a client can resubscribe elsewhere.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+function hostPort(host: string, port: number): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/**
+ * Starts a grpc-js server serving `lf.a2a.v1.A2AService` over `service`
+ * with message size limits set, and resolves once it listens.
+ */
+export async function serveGrpc(options: ServeGrpcOptions): Promise<GrpcServerHandle> {
+  const { service, port = 0, host = '127.0.0.1', maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES } = options;
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': maxMessageBytes,
+    'grpc.max_send_message_length': maxMessageBytes,
+    ...options.serverOptions,
+  });
+  addA2AService(server, service, options);
+  const bound = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(hostPort(host, port), options.credentials ?? grpc.ServerCredentials.createInsecure(), (error, actual) =>
+      error ? reject(new Error(`Could not listen for gRPC on ${hostPort(host, port)}: ${error.message}`)) : resolve(actual),
+    );
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    port: bound,
+    url: hostPort(host, bound),
+    server,
+    close(graceMs = 5000) {
+      closing ??= new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.forceShutdown(), graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      return closing;
+    },
+  };
+}
+
+/**
+ * The agent card entry of a gRPC endpoint: `url` as `host:port`,
+ * protocolBinding `GRPC`, protocolVersion `1.0`, and the tenant if any.
+ */
+export function grpcInterface(url: string, tenant?: string): AgentInterface {
+  return { url, protocolBinding: 'GRPC', protocolVersion: GRPC_PROTOCOL_VERSION, ...(tenant !== undefined && { tenant }) };
+}
