@@ -1,7 +1,8 @@
+import type { Part } from '@taskwire/core';
 import { expect } from 'vitest';
 import { requirement } from '../requirement.js';
 
-const textOf = (parts: readonly { text?: string }[] | undefined) => parts?.map((p) => p.text ?? '').join('') ?? '';
+const textOf = (parts: readonly Part[] | undefined) => parts?.map((p) => ('text' in p ? p.text : '')).join('') ?? '';
 
 /** Seed 000: the sunset quote conversation, with its task-id rules. */
 export const seedRequirements = [

@@ -1,0 +1,144 @@
+import type { AgentCard, AgentInterface, ProtocolVersion, Transport } from '@taskwire/core';
+import { agentCardToV1, AgentInterfaceSchema, issuePath, negotiateVersion } from '@taskwire/core';
+import { TransientError } from './transient.js';
+
+/** Where agents publish their card, relative to their origin. */
+export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
+
+/** What a transport factory gets: the selected interface, and the settings given to `createClient`. */
+export interface TransportTarget {
+  readonly url: string;
+  /** `JSONRPC`, `HTTP+JSON`, `GRPC`, or a binding URI (e.g. the WebSocket binding's). */
+  readonly binding: string;
+  readonly tenant: string | undefined;
+  /** The version to speak, from the interface's `protocolVersion`. */
+  readonly version: ProtocolVersion;
+  readonly fetch: typeof fetch | undefined;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+}
+
+/** Makes a transport for an interface, or returns `undefined` when it cannot speak it (e.g. that version). */
+export type TransportFactory = (target: TransportTarget) => Transport | undefined;
+
+/** Transport factories by binding name (`JSONRPC`, `HTTP+JSON`, `GRPC`, a binding URI). */
+export type TransportRegistry = Readonly<Record<string, TransportFactory>>;
+
+/** The interface `selectInterface` picked, and the transport made for it. */
+export interface SelectedInterface {
+  readonly iface: AgentInterface;
+  readonly version: ProtocolVersion;
+  readonly transport: Transport;
+}
+
+/** The agent card could not be used: the URL answers, but not with a card, or with one offering no interface this client can speak. */
+export class AgentCardError extends Error {
+  override readonly name = 'AgentCardError';
+}
+
+/** The card URL for an agent URL: the URL itself when it names a `.json` file, else `/.well-known/agent-card.json` at its origin. */
+export function agentCardUrl(url: string | URL): string {
+  const parsed = new URL(url);
+  if (parsed.pathname.endsWith('.json')) return parsed.href;
+  return new URL(AGENT_CARD_PATH, parsed.origin).href;
+}
+
+/**
+ * Reads an agent card as v1.0: a v0.3 card (`url`, `preferredTransport`,
+ * `additionalInterfaces`) is converted; the interfaces must be valid (they
+ * are all a client needs), other fields are taken as they are. Throws an
+ * error naming the bad field otherwise.
+ */
+export function parseAgentCard(value: unknown, source = 'the agent card'): AgentCard {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new AgentCardError(`${source} is not a JSON object; check that the URL points at an A2A agent`);
+  }
+  const card = agentCardToV1(value);
+  const interfaces = AgentInterfaceSchema.array().min(1, 'lists no interface').safeParse(card.supportedInterfaces);
+  if (!interfaces.success) {
+    const issue = interfaces.error.issues[0]!;
+    throw new AgentCardError(`${source} has no usable supportedInterfaces (${issuePath(['supportedInterfaces', ...issue.path])}: ${issue.message})`);
+  }
+  return { ...card, supportedInterfaces: interfaces.data, capabilities: card.capabilities ?? {} };
+}
+
+/** Options of {@link fetchAgentCard}. */
+export interface FetchCardOptions {
+  readonly fetch?: typeof fetch | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Fetches and parses the card of the agent at `url` (see {@link agentCardUrl},
+ * {@link parseAgentCard}). Throws a {@link TransientError} when the agent
+ * cannot be reached, an {@link AgentCardError} when the answer is no card.
+ */
+export async function fetchAgentCard(url: string | URL, options: FetchCardOptions = {}): Promise<AgentCard> {
+  const cardUrl = agentCardUrl(url);
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(cardUrl, { headers: { accept: 'application/json', ...options.headers }, signal: options.signal });
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw new TransientError(`Could not fetch the agent card at ${cardUrl} (${(error as Error).message}); check the URL and that the agent is running`, {
+      cause: error,
+    });
+  }
+  if (!response.ok) {
+    throw new AgentCardError(`The agent card at ${cardUrl} answered HTTP ${response.status}; check the URL (the card is served at ${AGENT_CARD_PATH})`);
+  }
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch {
+    throw new AgentCardError(`The agent card at ${cardUrl} is not JSON; check that the URL points at an A2A agent`);
+  }
+  return parseAgentCard(json, `The agent card at ${cardUrl}`);
+}
+
+function versionOf(iface: AgentInterface): ProtocolVersion | undefined {
+  try {
+    return negotiateVersion(iface.protocolVersion);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Picks the interface to talk to, as the spec says: the first entry of the
+ * card's `supportedInterfaces` (in the card's order, or in the order of
+ * `preferred` bindings when given; bindings not listed come after) whose
+ * binding has a factory in `registry` that can speak its version. Throws
+ * an error that lists what the card offers and what is registered.
+ */
+export function selectInterface(
+  card: AgentCard,
+  registry: TransportRegistry,
+  settings: { preferred?: readonly string[] | undefined; fetch?: typeof fetch | undefined; headers?: Readonly<Record<string, string>> | undefined } = {},
+): SelectedInterface {
+  const rank = (binding: string) => {
+    const at = settings.preferred?.indexOf(binding) ?? -1;
+    return at < 0 ? Number.MAX_SAFE_INTEGER : at;
+  };
+  const candidates = card.supportedInterfaces
+    .map((iface, order) => ({ iface, order, version: versionOf(iface) }))
+    .sort((a, b) => rank(a.iface.protocolBinding) - rank(b.iface.protocolBinding) || a.order - b.order);
+  for (const { iface, version } of candidates) {
+    const factory = Object.hasOwn(registry, iface.protocolBinding) ? registry[iface.protocolBinding] : undefined;
+    if (!factory || !version) continue;
+    const transport = factory({
+      url: iface.url,
+      binding: iface.protocolBinding,
+      tenant: iface.tenant || undefined,
+      version,
+      fetch: settings.fetch,
+      headers: settings.headers,
+    });
+    if (transport) return { iface, version, transport };
+  }
+  const offered = card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion} at ${i.url}`).join('; ');
+  throw new AgentCardError(
+    `No transport for any interface of agent "${card.name}" (it offers: ${offered}; registered: ${Object.keys(registry).join(', ') || 'none'}). ` +
+      "Register a factory for one of them in createClient's `transports` (grpcTransport from '@taskwire/client/grpc', wsTransport from '@taskwire/client/ws')",
+  );
+}

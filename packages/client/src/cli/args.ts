@@ -1,0 +1,113 @@
+import { parseArgs as parseNodeArgs } from 'node:util';
+
+/** A command line the CLI cannot run: wrong command, missing argument, bad option. Exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** The parsed command line. */
+export interface CliArgs {
+  readonly command: string | undefined;
+  readonly positionals: readonly string[];
+  readonly json: boolean;
+  readonly help: boolean;
+  readonly state: string | undefined;
+  readonly url: string | undefined;
+  readonly apiKey: string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly transports: readonly string[];
+  readonly fresh: boolean;
+  readonly timeoutMs: number | undefined;
+  readonly context: string | undefined;
+  readonly status: string | undefined;
+  readonly pageSize: number | undefined;
+  readonly pageToken: string | undefined;
+}
+
+function count(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} needs a whole number (got "${value}")`);
+  return Number(value);
+}
+
+function header(line: string): [string, string] {
+  const at = line.indexOf(':');
+  if (at <= 0) throw new UsageError(`--header needs "Name: value" (got "${line}")`);
+  return [line.slice(0, at).trim().toLowerCase(), line.slice(at + 1).trim()];
+}
+
+/** Parses `argv` (without the node and script paths); throws {@link UsageError} on a bad option. */
+export function parseCliArgs(argv: readonly string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseNodeArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        state: { type: 'string' },
+        url: { type: 'string' },
+        'api-key': { type: 'string' },
+        header: { type: 'string', multiple: true, short: 'H' },
+        transport: { type: 'string', multiple: true },
+        new: { type: 'boolean' },
+        timeout: { type: 'string' },
+        context: { type: 'string' },
+        status: { type: 'string' },
+        'page-size': { type: 'string' },
+        'page-token': { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  return {
+    command,
+    positionals: rest,
+    json: values.json ?? false,
+    help: values.help ?? false,
+    state: values.state,
+    url: values.url,
+    apiKey: values['api-key'],
+    headers: Object.fromEntries((values.header ?? []).map(header)),
+    transports: values.transport ?? [],
+    fresh: values.new ?? false,
+    timeoutMs: count('timeout', values.timeout),
+    context: values.context,
+    status: values.status,
+    pageSize: count('page-size', values['page-size']),
+    pageToken: values['page-token'],
+  };
+}
+
+/** The help text. */
+export const USAGE = `Usage: taskwire <command> [options]
+
+Commands:
+  send <url> <text...>     send a message; continues the conversation saved for <url>
+  stream <url> <text...>   the same, printing the agent's events as they come
+  get [url] <taskId>       show a task
+  list [url]               list tasks (--context <id>, --status <state>, --page-size <n>, --page-token <t>)
+  cancel [url] <taskId>    cancel a task
+  watch [url] <taskId>     follow a task: a live status line with progress, then its artifacts
+  card <url>               show the agent card
+
+[url] may be left out: the last agent used is remembered (or set --url / TASKWIRE_URL).
+
+Options:
+  --json                   machine-readable output (stream and watch print one JSON event per line)
+  --new                    start a new conversation instead of continuing the saved one
+  --state <file>           the conversation state file (default ~/.taskwire/conversations.json, or TASKWIRE_STATE)
+  --api-key <key>          send x-api-key (or set TASKWIRE_API_KEY)
+  -H, --header <'N: v'>    send a header with every request (repeatable)
+  --transport <binding>    preferred binding: JSONRPC, HTTP+JSON, GRPC, ... (repeatable, in order)
+  --timeout <ms>           time limit of each call
+  -h, --help               this help
+
+Exit codes: 0 success (including an agent asking for input), 1 the agent failed
+(task failed, rejected or canceled, or an A2A error), 2 usage error, 3 the agent
+could not be reached or offers nothing this client speaks.`;

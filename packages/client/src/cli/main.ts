@@ -1,0 +1,107 @@
+import { A2AError } from '@taskwire/core';
+import type { TransportRegistry } from '../agent-card.js';
+import { AgentCardError, fetchAgentCard } from '../agent-card.js';
+import type { A2AClient } from '../client.js';
+import type { CreateClientOptions } from '../create-client.js';
+import { createClient } from '../create-client.js';
+import { nodeTransports } from '../node-transports.js';
+import { isTransient } from '../transient.js';
+import type { CliArgs } from './args.js';
+import { parseCliArgs, USAGE, UsageError } from './args.js';
+import * as commands from './commands.js';
+import type { CommandContext } from './commands.js';
+import { loadState, saveState, statePath } from './state-file.js';
+
+/** Exit codes of the `taskwire` CLI. */
+export const EXIT = { ok: 0, agentFailure: 1, usage: 2, unreachable: 3 } as const;
+
+/** Where the CLI reads and writes, so tests can run it in-process. */
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The home folder (for the default state file). */
+  readonly home: string;
+  /** Aborted on Ctrl-C: ends a `watch` or `stream` without canceling the task. */
+  readonly signal?: AbortSignal;
+  /** Makes clients (default: `createClient` with the Node transports that are installed). */
+  readonly connect?: (url: string, options: CreateClientOptions) => Promise<A2AClient>;
+}
+
+function clientOptions(args: CliArgs, env: CliIo['env'], transports: TransportRegistry): CreateClientOptions {
+  const apiKey = args.apiKey ?? env.TASKWIRE_API_KEY;
+  const headers = { ...(apiKey && { 'x-api-key': apiKey }), ...args.headers };
+  return {
+    transports,
+    ...(Object.keys(headers).length > 0 && { headers }),
+    ...(args.transports.length > 0 && { preferred: args.transports }),
+  };
+}
+
+/** Says what went wrong and returns the exit code for it. */
+function report(error: unknown, io: CliIo): number {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof UsageError) {
+    io.stderr.write(`taskwire: ${message}\nRun taskwire --help for usage.\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof AgentCardError || isTransient(error)) {
+    io.stderr.write(`taskwire: ${message}\n`);
+    return EXIT.unreachable;
+  }
+  if (A2AError.is(error)) {
+    io.stderr.write(`taskwire: the agent answered ${error.kind} (${error.code}): ${message}\n`);
+    return EXIT.agentFailure;
+  }
+  io.stderr.write(`taskwire: ${message}\n`);
+  return EXIT.agentFailure;
+}
+
+/**
+ * Runs the `taskwire` CLI on `argv` (without the node and script paths) and
+ * resolves with its exit code: 0 success, 1 the agent failed, 2 usage
+ * error, 3 the agent could not be reached. Never throws.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const args = parseCliArgs(argv);
+    if (args.help || args.command === undefined || args.command === 'help') {
+      (args.command === undefined && !args.help ? io.stderr : io.stdout).write(`${USAGE}\n`);
+      return args.command === undefined && !args.help ? EXIT.usage : EXIT.ok;
+    }
+    const path = statePath(args.state, io.env, io.home);
+    const state = await loadState(path);
+    const transports = await nodeTransports();
+    const options = clientOptions(args, io.env, transports);
+    const ctx: CommandContext = {
+      args,
+      state,
+      interactive: io.stdout.isTTY === true && !args.json,
+      signal: io.signal,
+      print: (text) => void io.stdout.write(text),
+      connect: (url) => (io.connect ?? createClient)(url, options),
+      save: (next) => saveState(path, next),
+      card: (url) => fetchAgentCard(url, { headers: options.headers }),
+    };
+    switch (args.command) {
+      case 'send':
+        return await commands.send(ctx);
+      case 'stream':
+        return await commands.stream(ctx);
+      case 'get':
+        return await commands.get(ctx, io.env);
+      case 'list':
+        return await commands.list(ctx, io.env);
+      case 'cancel':
+        return await commands.cancel(ctx, io.env);
+      case 'watch':
+        return await commands.watch(ctx, io.env);
+      case 'card':
+        return await commands.card(ctx);
+      default:
+        throw new UsageError(`unknown command "${args.command}"; the commands are send, stream, get, list, cancel, watch and card`);
+    }
+  } catch (error) {
+    return report(error, io);
+  }
+}

@@ -1,0 +1,43 @@
+import type { AgentCard } from '@taskwire/core';
+import type { TransportRegistry } from './agent-card.js';
+import { fetchAgentCard, parseAgentCard, selectInterface } from './agent-card.js';
+import type { ClientOptions } from './client.js';
+import { A2AClient } from './client.js';
+import { DEFAULT_TRANSPORTS } from './default-transports.js';
+
+/** Options of {@link createClient}. */
+export interface CreateClientOptions extends Omit<ClientOptions, 'card' | 'tenant' | 'version' | 'interface'> {
+  /** The agent's card (v1.0 or v0.3 shape), instead of fetching it from the URL. */
+  readonly card?: AgentCard | Record<string, unknown>;
+  /** Bindings in the order you prefer them (default: the card's order). */
+  readonly preferred?: readonly string[];
+  /** Transport factories by binding, added to (and overriding) {@link DEFAULT_TRANSPORTS}. */
+  readonly transports?: TransportRegistry;
+  /** The `fetch` for the card and the fetch transports. */
+  readonly fetch?: typeof fetch;
+  /** Headers for the card request and every call (e.g. `x-api-key`), given to the transport. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Aborts fetching the card. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Connects to the agent at `url`: reads its card (from
+ * `/.well-known/agent-card.json` at the URL's origin, or `options.card`),
+ * picks the first interface it has a transport for (see `selectInterface`),
+ * and returns a client that sends the interface's `tenant` with every
+ * request and speaks the interface's protocol version.
+ */
+export async function createClient(url: string | URL, options: CreateClientOptions = {}): Promise<A2AClient> {
+  const { card: given, preferred, transports, fetch, headers, signal, ...clientOptions } = options;
+  const card = given ? parseAgentCard(given) : await fetchAgentCard(url, { fetch, headers, signal });
+  const registry = { ...DEFAULT_TRANSPORTS, ...transports };
+  const selected = selectInterface(card, registry, { preferred, fetch, headers });
+  return new A2AClient(selected.transport, {
+    ...clientOptions,
+    card,
+    tenant: selected.iface.tenant || undefined,
+    version: selected.version,
+    interface: selected.iface,
+  });
+}

@@ -1,0 +1,182 @@
+import type { CallOptions, ParamsOf, ResultOf, StreamEvent, StreamMethodName, StreamResponse, Transport, UnaryMethodName } from '@taskwire/core';
+import { A2A_ERROR_DOMAIN, A2AError, errorFromWire, METHODS } from '@taskwire/core';
+import { createTRPCUntypedClient, createWSClient, TRPCClientError, wsLink } from '@trpc/client';
+
+/** A WebSocket class: the platform's, or `ws`'s (Node 20 has none of its own). */
+export type WebSocketClass = typeof globalThis.WebSocket;
+
+/** Connection params (or a function that makes them, called on every connect): names as the server's auth hooks read them. */
+export type ConnectionParams = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+
+/** Options of {@link wsTransport}. */
+export interface WsTransportOptions {
+  /** The endpoint, e.g. `ws://127.0.0.1:8080/a2a/ws` (an agent card's WebSocket interface URL). */
+  readonly url: string;
+  /**
+   * Headers of the upgrade request (`x-api-key`, `authorization`,
+   * `a2a-version`, `a2a-extensions`). Needs a WebSocket class that takes
+   * headers (`ws`, Node's own); browsers cannot send them: use
+   * `connectionParams` there.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The same names as `headers`, sent as the connection's first message (works in browsers). */
+  readonly connectionParams?: ConnectionParams;
+  /** The WebSocket class; default the platform's, else `ws` (an optional peer dependency). */
+  readonly WebSocket?: WebSocketClass;
+  /** Client pings that detect a dead connection (then reconnect); default every 30 s, 10 s to answer. `false`: off. */
+  readonly keepAlive?: { readonly intervalMs?: number; readonly pongTimeoutMs?: number } | false;
+  /** Delay before reconnect attempt `n` (0-based); default tRPC's exponential backoff (0 ms, 2 s, 4 s, ... 30 s). */
+  readonly retryDelayMs?: (attempt: number) => number;
+}
+
+/** A {@link Transport} over one WebSocket connection; `close()` ends it. */
+export interface WsTransport extends Transport {
+  close(): Promise<void>;
+}
+
+/** Close codes 4400-4599: the server refused the connection (4000 + the A2A error's HTTP status). */
+function refusal(event: { code?: number; reason?: string } | undefined): A2AError | undefined {
+  const code = event?.code ?? 0;
+  if (code < 4400 || code > 4599) return undefined;
+  const [reason = '', ...rest] = (event?.reason ?? '').split(': ');
+  const info = { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: A2A_ERROR_DOMAIN };
+  return errorFromWire({ message: rest.join(': ') || `The server refused the connection (close code ${code})`, details: [info] });
+}
+
+function aborted(signal: AbortSignal): A2AError {
+  const reason: unknown = signal.reason;
+  const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
+  return new A2AError('Internal', timedOut ? 'The call timed out before the answer arrived' : 'The call was aborted by its signal before the answer arrived');
+}
+
+/** The A2AError a failed call reports: the server's A2A error, an abort, or a lost connection. */
+function a2aErrorOf(error: unknown, signal: AbortSignal | undefined): A2AError {
+  if (A2AError.is(error)) return error;
+  if (signal?.aborted) return aborted(signal);
+  const a2a = error instanceof TRPCClientError ? (error.data as { a2a?: { code?: number; details?: unknown } } | undefined)?.a2a : undefined;
+  if (a2a && typeof a2a.code === 'number') return errorFromWire({ code: a2a.code, message: (error as Error).message, details: a2a.details });
+  const message = error instanceof Error ? error.message : String(error);
+  return new A2AError(
+    'Internal',
+    `The WebSocket call failed (${message}); if the connection dropped, the call may or may not have taken effect: check with GetTask or ListTasks`,
+  );
+}
+
+/** How long a failed call waits for a closing connection to say why it closed (a refusal), at most. */
+const CLOSE_GRACE_MS = 2_000;
+
+/**
+ * The WebSocket class the connection uses: `options.WebSocket`, the
+ * platform's, or `ws`'s; with the upgrade headers, when there are any (`ws`
+ * and Node's own WebSocket take them as the second argument). `opened` sees
+ * every socket it creates.
+ */
+async function socketClass(options: WsTransportOptions, opened: (socket: WebSocket) => void): Promise<WebSocketClass> {
+  const Base = options.WebSocket ?? globalThis.WebSocket ?? ((await import('ws')).WebSocket as unknown as WebSocketClass);
+  const headers = options.headers && Object.keys(options.headers).length > 0 ? options.headers : undefined;
+  const Constructor = Base as unknown as new (url: string | URL, init?: object) => WebSocket;
+  return class extends Constructor {
+    constructor(url: string | URL) {
+      super(url, headers && { headers });
+      opened(this);
+    }
+  } as unknown as WebSocketClass;
+}
+
+/**
+ * A core {@link Transport} over the A2A WebSocket binding (`@taskwire/server-ws`):
+ * one connection, opened on the first call, carries every call and stream
+ * (tRPC's wsLink over `ws`). Credentials go with the connection (`headers`
+ * or `connectionParams`), not with each call. When the connection drops,
+ * tRPC reconnects, and each open stream resumes after the last event it
+ * delivered (no gap, no duplicate; a SendStreamingMessage resumes as a
+ * SubscribeToTask of its task, its message is not sent again); unary calls
+ * in flight fail with an A2AError saying so. A connection the server
+ * refuses (bad credentials, unsupported version) fails every call with the
+ * server's A2AError (e.g. Unauthenticated) and is not retried.
+ */
+export function wsTransport(options: WsTransportOptions): WsTransport {
+  let refusedWith: A2AError | undefined;
+  let socket: WebSocket | undefined;
+  let connection: Promise<{ trpc: ReturnType<typeof createTRPCUntypedClient>; close(): Promise<void> }> | undefined;
+
+  const connect = () =>
+    (connection ??= socketClass(options, (opened) => (socket = opened)).then((WebSocket) => {
+      const keepAlive = options.keepAlive === false ? { enabled: false } : { enabled: true, intervalMs: 30_000, pongTimeoutMs: 10_000, ...options.keepAlive };
+      const client = createWSClient({
+        url: options.url,
+        WebSocket,
+        keepAlive,
+        ...(options.connectionParams && { connectionParams: options.connectionParams }),
+        ...(options.retryDelayMs && { retryDelayMs: options.retryDelayMs }),
+        onClose(event) {
+          // Runs before the failed calls settle, so each of them reports the refusal.
+          refusedWith ??= refusal(event as { code?: number; reason?: string } | undefined);
+          if (refusedWith) void client.close();
+        },
+      });
+      return { trpc: createTRPCUntypedClient({ links: [wsLink({ client })] }), close: () => client.close() };
+    }));
+
+  /** The signal of one call (its own signal and timeout), if it has one. */
+  function signalOf(call: CallOptions | undefined): AbortSignal | undefined {
+    if (call?.headers && Object.keys(call.headers).length > 0) {
+      throw new A2AError(
+        'InvalidRequest',
+        'The WebSocket transport sends credentials once per connection: pass headers or connectionParams to wsTransport(), not to each call',
+      );
+    }
+    if (refusedWith) throw refusedWith;
+    const timeout = call?.timeoutMs ? AbortSignal.timeout(call.timeoutMs) : undefined;
+    if (call?.signal && timeout) return AbortSignal.any([call.signal, timeout]);
+    return call?.signal ?? timeout;
+  }
+
+  /** Resolves once a closing connection has closed (and so said whether it was refused). */
+  const closed = (): Promise<void> =>
+    socket?.readyState !== 2 // CLOSING
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          const timer = setTimeout(resolve, CLOSE_GRACE_MS);
+          socket!.addEventListener('close', () => (clearTimeout(timer), resolve()), { once: true });
+        });
+
+  /** The A2AError of a failed call; a call that failed because the connection is closing reports why it closed. */
+  async function failure(error: unknown, signal: AbortSignal | undefined): Promise<A2AError> {
+    if (!refusedWith && !(error instanceof TRPCClientError && error.data)) await closed();
+    return refusedWith ?? a2aErrorOf(error, signal);
+  }
+
+  return {
+    async unary<M extends UnaryMethodName>(method: M, params: ParamsOf<M>, call?: CallOptions): Promise<ResultOf<M>> {
+      const signal = signalOf(call);
+      try {
+        const { trpc } = await connect();
+        const read = METHODS[method].rest.verb === 'GET';
+        const result = read ? trpc.query(method, params, { signal }) : trpc.mutation(method, params, { signal });
+        return (await result) as ResultOf<M>;
+      } catch (error) {
+        throw await failure(error, signal);
+      }
+    },
+
+    async *stream<M extends StreamMethodName>(method: M, params: ParamsOf<M>, call?: CallOptions): AsyncIterable<StreamEvent> {
+      const signal = signalOf(call);
+      try {
+        const { trpc } = await connect();
+        const events = trpc.subscription(method, params, { signal }) as AsyncIterableIterator<{ id: string; data: StreamResponse }>;
+        for await (const event of events) yield { sequence: Number.parseInt(event.id, 10), response: event.data };
+      } catch (error) {
+        throw await failure(error, signal);
+      }
+      // A refused connection ends its streams: report why.
+      if (refusedWith) throw refusedWith;
+    },
+
+    async close() {
+      const open = connection;
+      connection = undefined;
+      if (open) await (await open).close();
+    },
+  };
+}

@@ -1,0 +1,236 @@
+// The `taskwire` CLI, run in-process against the reference agent served for real.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Agent } from '@taskwire/core';
+import { createMemoryTaskStore, TaskService } from '@taskwire/core';
+import { referenceAgent, referenceAgentCard } from '@taskwire/reference-agent';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../src/cli/main.js';
+import { EXIT, main } from '../src/cli/main.js';
+import { createClient } from '../src/create-client.js';
+import type { Served } from './serve-reference.js';
+import { serveEverywhere } from './serve-reference.js';
+
+let service: TaskService;
+let served: Served;
+let home: string;
+/** A promise and the function that resolves it. */
+function opening(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Opened by a test when it is ready to see a `gated` task make progress. */
+let gate = opening();
+
+/** The reference agent, plus `gated`: three rounds of progress and chunks once the test opens the gate. */
+const agent: Agent = async (ctx) => {
+  if (ctx.text !== 'gated') return referenceAgent(ctx) as Promise<void>;
+  await gate.promise;
+  for (let current = 1; current <= 3; current++) {
+    await ctx.working(undefined, { metadata: { progress: { current, total: 3 } } });
+    await ctx.artifact({ name: 'output', text: `chunk ${current} of 3\n` }, { append: current > 1, lastChunk: current === 3 });
+  }
+  await ctx.complete('Done: 3 chunks.');
+};
+
+beforeAll(async () => {
+  const card = referenceAgentCard([{ url: 'memory://cli', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+  service = new TaskService({ store: createMemoryTaskStore(), agent, card });
+  served = await serveEverywhere(service);
+});
+afterAll(async () => {
+  await served.close();
+  await service.close();
+});
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'taskwire-cli-'));
+  return () => rm(home, { recursive: true, force: true });
+});
+
+interface Run {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+async function run(argv: readonly string[], extra: Partial<CliIo> = {}): Promise<Run> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, {
+    stdout: { write: (t: string) => (out += t) },
+    stderr: { write: (t: string) => (err += t) },
+    env: {},
+    home,
+    ...extra,
+  });
+  return { code, out, err };
+}
+
+const stateFile = () => join(home, '.taskwire', 'conversations.json');
+
+/** Starts a task without waiting for it (through the library client), and returns its id. */
+async function startSlow(text: string): Promise<string> {
+  const client = await createClient(served.url);
+  try {
+    const sent = await client.sendMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] }, configuration: { returnImmediately: true } });
+    return 'task' in sent ? sent.task.id : '';
+  } finally {
+    await client.close();
+  }
+}
+
+describe('taskwire send', () => {
+  it('continues the conversation saved in the state file across runs', async () => {
+    const ask = await run(['send', served.url, 'provide', 'a', 'sunset', 'quote']);
+    expect(ask.code).toBe(EXIT.ok);
+    expect(ask.out).toMatch(/^Do you want Instagram, Pinterest, or General\?\n\(task \S+: input-required\)\n$/);
+    const saved = JSON.parse(await readFile(stateFile(), 'utf8'));
+    const first = saved.conversations[served.url].taskId;
+    expect(saved).toMatchObject({ lastUrl: served.url, conversations: { [served.url]: { state: 'TASK_STATE_INPUT_REQUIRED' } } });
+
+    const quote = await run(['send', served.url, 'insta']);
+    expect(quote.code).toBe(EXIT.ok);
+    expect(quote.out).toContain('--- quote ---\n');
+    expect(quote.out).toContain(`(task ${first}: completed)`);
+
+    const shorter = await run(['send', served.url, 'make it shorter', '--json']);
+    const reply = JSON.parse(shorter.out);
+    expect(reply.task.id).not.toBe(first);
+    expect(reply.task.history[0].referenceTaskIds).toEqual([first]);
+    expect(reply.conversation.contextId).toBe(saved.conversations[served.url].contextId);
+
+    const fresh = await run(['send', served.url, 'echo anew', '--new', '--json']);
+    expect(JSON.parse(fresh.out).conversation.contextId).not.toBe(saved.conversations[served.url].contextId);
+  });
+
+  it('exits 1 when the agent fails the task, with its words', async () => {
+    const failed = await run(['send', served.url, 'fail']);
+    expect(failed.code).toBe(EXIT.agentFailure);
+    expect(failed.out).toMatch(/^You asked me to fail, so this task failed\.\n\(task \S+: failed\)\n$/);
+    expect((await run(['send', served.url, 'reject', '--new'])).code).toBe(EXIT.agentFailure);
+  });
+
+  it('uses --state (or TASKWIRE_STATE) for the state file', async () => {
+    const custom = join(home, 'elsewhere.json');
+    await run(['send', served.url, 'echo a', '--state', custom]);
+    expect(JSON.parse(await readFile(custom, 'utf8')).lastUrl).toBe(served.url);
+    const viaEnv = join(home, 'env.json');
+    await run(['send', served.url, 'echo b'], { env: { TASKWIRE_STATE: viaEnv } });
+    expect(JSON.parse(await readFile(viaEnv, 'utf8')).lastUrl).toBe(served.url);
+  });
+});
+
+describe('taskwire stream, get, list, cancel, watch, card', () => {
+  it('stream prints events as they come; --json prints one event per line', async () => {
+    const text = await run(['stream', served.url, 'slow 3 1']);
+    expect(text.code).toBe(EXIT.ok);
+    expect(text.out).toContain('--- output ---\nchunk 1 of 3\nchunk 2 of 3\nchunk 3 of 3\n');
+    expect(text.out).toContain('Done: 3 chunks.\n(completed)\n');
+    const json = await run(['stream', served.url, 'echo lines', '--json', '--new']);
+    const events = json.out.trim().split('\n').map((line) => JSON.parse(line));
+    expect(events[0].response.task.status.state).toBe('TASK_STATE_SUBMITTED');
+    expect(events.at(-1).response.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('get, list and cancel use the last agent when the URL is left out', async () => {
+    const sent = JSON.parse((await run(['send', served.url, 'echo first', '--new', '--json', '--transport', 'HTTP+JSON'])).out);
+    const id = sent.task.id;
+    const got = await run(['get', id]);
+    expect(got.code).toBe(EXIT.ok);
+    expect(got.out).toBe(`task ${id}  completed  (context ${sent.task.contextId})\nuser: echo first\nagent: first\n`);
+    const listed = JSON.parse((await run(['list', '--json', '--status', 'completed', '--context', sent.task.contextId])).out);
+    expect(listed.tasks.map((t: { id: string }) => t.id)).toEqual([id]);
+    const paged = await run(['list', served.url, '--page-size', '1']);
+    expect(paged.out).toMatch(/\(1 of \d+ tasks; more with --page-token \S+\)\n$/);
+
+    const running = await startSlow('slow 500 20');
+    const canceled = await run(['cancel', running]);
+    expect(canceled).toEqual({ code: EXIT.ok, out: `task ${running}: canceled\n`, err: '' });
+  });
+
+  it('watch shows a status line with progress, then the artifacts', async () => {
+    gate = opening();
+    const id = await startSlow('gated');
+    let out = '';
+    // The task makes progress only once watch has printed its first line.
+    const watched = await run(['watch', served.url, id, '--transport', 'GRPC'], { stdout: { write: (t: string) => ((out += t), gate.resolve()) } });
+    expect(watched.code).toBe(EXIT.ok);
+    expect(out.split('\n').filter((l) => l.startsWith('working'))).toEqual([
+      'working  [########................] 1/3 33%',
+      'working  [################........] 2/3 67%',
+      'working  [########################] 3/3 100%',
+    ]);
+    expect(out).toMatch(/\nDone: 3 chunks\.\n--- output ---\nchunk 1 of 3\nchunk 2 of 3\nchunk 3 of 3\n\(task \S+: completed\)\n$/);
+  });
+
+  it('watch on a terminal rewrites one status line in place', async () => {
+    gate = opening();
+    const id = await startSlow('gated');
+    let tty = '';
+    const live = await run(['watch', served.url, id], { stdout: { write: (t: string) => ((tty += t), gate.resolve()), isTTY: true } });
+    expect(live.code).toBe(EXIT.ok);
+    expect(tty).toContain('\r\u001b[2Kworking  [################........] 2/3 67%\r\u001b[2K');
+  });
+
+  it('watch on a finished task shows how it ended; a failed one exits 1', async () => {
+    const failed = JSON.parse((await run(['send', served.url, 'fail', '--new', '--json'])).out).task.id;
+    const watched = await run(['watch', failed]);
+    expect(watched.code).toBe(EXIT.agentFailure);
+    expect(watched.out).toBe(`failed\nYou asked me to fail, so this task failed.\n(task ${failed}: failed)\n`);
+  });
+
+  it('card shows the interfaces; --json the card itself', async () => {
+    const card = await run(['card', served.url]);
+    expect(card.code).toBe(EXIT.ok);
+    expect(card.out).toContain('Taskwire reference agent');
+    expect(card.out).toContain(`JSONRPC 1.0  ${served.url}/a2a/jsonrpc`);
+    expect(card.out).toContain('Streaming: yes');
+    expect(JSON.parse((await run(['card', served.url, '--json'])).out).supportedInterfaces).toHaveLength(4);
+  });
+});
+
+describe('taskwire errors and exit codes', () => {
+  it.each([
+    [[], /Usage: taskwire/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+    [['send'], /send needs the agent's URL first/],
+    [['send', 'http://127.0.0.1:1'], /send needs a message/],
+    [['get'], /get needs the agent's URL/],
+    [['list', '--status', 'sleepy', '--url', 'http://x'], /--status sleepy is not a task state/],
+    [['send', '--bogus'], /Unknown option '--bogus'/],
+    [['list', '--page-size', 'ten', '--url', 'http://x'], /--page-size needs a whole number/],
+  ])('usage error %j → exit 2', async (argv, message) => {
+    const result = await run(argv as string[]);
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.err).toMatch(message);
+  });
+
+  it('--help prints the usage and exits 0', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(EXIT.ok);
+    expect(help.out).toContain('Exit codes: 0 success');
+  });
+
+  it('an unreachable agent exits 3, saying what to check', async () => {
+    const result = await run(['card', 'http://127.0.0.1:1']);
+    expect(result.code).toBe(EXIT.unreachable);
+    expect(result.err).toMatch(/Could not fetch the agent card at http:\/\/127\.0\.0\.1:1\/\.well-known\/agent-card\.json .*check the URL/);
+  });
+
+  it('an A2A error from the agent exits 1 with its kind', async () => {
+    const result = await run(['get', served.url, 'no-such-task']);
+    expect(result.code).toBe(EXIT.agentFailure);
+    expect(result.err).toMatch(/the agent answered TaskNotFound \(-32001\): Task no-such-task was not found/);
+  });
+
+  it('a corrupt state file is a usage error that says what to do', async () => {
+    const bad = join(home, 'bad.json');
+    await writeFile(bad, 'not json');
+    const result = await run(['send', served.url, 'echo x', '--state', bad]);
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.err).toMatch(/is not a taskwire state file; delete it or pass --state/);
+  });
+});
