@@ -1,1 +1,17 @@
-export {};
+/**
+ * @taskwire/server-http: A2A over HTTP. JSON-RPC 2.0 with SSE streams, the
+ * HTTP+JSON binding, the agent card, and auth hooks, as a `node:http`
+ * server, node/Express middleware, or a fetch handler.
+ */
+export { serveA2A } from './serve.js';
+export type { A2AServer, ServeA2AOptions } from './serve.js';
+export { createA2AHandler } from './handler.js';
+export type { A2AHandler } from './handler.js';
+export type { NodeHandler } from './node-host.js';
+export type { FetchHandler } from './fetch-host.js';
+export { HTTP_DEFAULTS } from './options.js';
+export type { A2AHttpOptions } from './options.js';
+export { httpInterfaces } from './agent-card.js';
+export type { HttpInterfaceOptions } from './agent-card.js';
+export type { CoreHandle, HeaderBag, HttpReply, HttpRequest, StreamReply, TextReply } from './http-types.js';
+export { HEARTBEAT, SseStream } from './sse-stream.js';

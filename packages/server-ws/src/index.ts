@@ -1,1 +1,15 @@
-export {};
+export { attachWebSocket, DEFAULT_WS_PATH } from './attach.js';
+export type { AttachOptions, KeepAliveOptions, WebSocketEndpoint, WebSocketOptions } from './attach.js';
+export { serveWebSocket } from './serve.js';
+export type { ServeOptions, WebSocketServerHandle } from './serve.js';
+export { createA2ARouter, isReadMethod } from './router.js';
+export type { A2ARouter, A2AProcedures, ReadMethodName, TrackedStreamResponse } from './router.js';
+export type { A2ARouterContext } from './context.js';
+export { DEFAULT_LIMITS } from './connection.js';
+export type { ConnectionLimits, ConnectionSlots } from './connection.js';
+export { formatA2AError } from './errors.js';
+export type { A2AErrorData, A2AErrorShape } from './errors.js';
+export { formatEventId, parseEventId } from './event-id.js';
+export type { EventPosition } from './event-id.js';
+export type { StreamInput } from './streams.js';
+export { WS_PROTOCOL_BINDING, wsInterface } from './interface.js';

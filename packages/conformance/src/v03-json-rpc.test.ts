@@ -1,0 +1,54 @@
+import { jsonRpcV03Transport } from '@taskwire/client';
+import { apiKeyAuth } from '@taskwire/core';
+import { serveA2A } from '@taskwire/server-http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TransportFixture } from './harness.js';
+import { Harness } from './harness.js';
+import { runConformance } from './suite.js';
+
+/**
+ * A2A v0.3 over JSON-RPC: the service served by `serveA2A`, called with v0.3
+ * method names and shapes (`message/send`, `kind`, kebab states) by the
+ * client's v0.3 transport. A caller identity becomes an API key.
+ */
+export const v03JsonRpcFixture: TransportFixture = {
+  name: 'JSON-RPC (A2A v0.3)',
+  async connect(service, caller) {
+    const key = caller ? `key-${caller.principalId}` : undefined;
+    const auth = caller ? { authenticate: apiKeyAuth({ [key!]: caller.principalId }) } : undefined;
+    const server = await serveA2A({ service, port: 0, host: '127.0.0.1', ...(auth && { auth }) });
+    const transport = jsonRpcV03Transport({ url: `${server.url}/a2a/jsonrpc`, ...(key && { headers: { 'x-api-key': key } }) });
+    return {
+      transport,
+      close: async () => {
+        await transport.close?.();
+        await server.close();
+      },
+    };
+  },
+};
+
+const V03_CLIENT_TASK_IDS =
+  'v0.3 clients choose the ids of new tasks, so a message naming an unknown taskId creates that task (checked below and in server-http seeds-000)';
+
+runConformance(v03JsonRpcFixture, { skip: { 'send-unknown-task': V03_CLIENT_TASK_IDS } });
+runConformance(v03JsonRpcFixture, { caller: { principalId: 'alice' }, skip: { 'send-unknown-task': V03_CLIENT_TASK_IDS } });
+
+describe('A2A v0.3 over JSON-RPC: what replaces send-unknown-task', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.open(v03JsonRpcFixture);
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it('a message naming an unknown taskId creates the task with that id (§3.4.2 differs in v0.3)', async () => {
+    const task = await h.send('echo mine', { taskId: 'client-chosen-id', contextId: 'client-ctx' });
+    expect(task.id).toBe('client-chosen-id');
+    expect(task.contextId).toBe('client-ctx');
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    const again = await h.error(h.send('echo again', { taskId: 'client-chosen-id' }));
+    expect(again.code).toBe(-32004);
+  });
+});

@@ -1,0 +1,103 @@
+import type { CallContext, StreamEvent, StreamMethodName, UnaryMethodName } from '@taskwire/core';
+import { A2AError, v03ParamsToV1, v1ResultToV03, v1StreamEventToV03 } from '@taskwire/core';
+import type { HttpRequest } from './http-types.js';
+import { header } from './http-types.js';
+import type { ResolvedOptions } from './options.js';
+import type { HttpCallContext } from './request-context.js';
+import type { SseEncoder } from './sse-stream.js';
+import { SseStream } from './sse-stream.js';
+import { v03CallContext } from './v03-context.js';
+
+/** How a binding frames stream items: one SSE frame per payload, and a frame for a mid-stream error. */
+export interface StreamFraming {
+  frame(sequence: number, payload: unknown): string;
+  error(error: A2AError): string;
+}
+
+/** One call as a binding decoded it. `legacy` selects the v0.3 shapes for params and results. */
+export interface DecodedCall<M> {
+  readonly method: M;
+  readonly params: unknown;
+  readonly context: HttpCallContext;
+  readonly legacy: boolean;
+  readonly request: HttpRequest;
+}
+
+const DECIMAL = /^\d{1,15}$/;
+
+/**
+ * The part of request handling both bindings share: the v0.3 hook points
+ * (params in, results and stream items out, the v0.3 call context), the SSE
+ * resume point (`Last-Event-ID` → `afterSequence`), the extended card's auth
+ * rule, and the calls into the service. It also tracks open streams so a
+ * closing server can end them.
+ */
+export class Dispatcher {
+  private readonly open = new Set<SseStream>();
+
+  constructor(private readonly options: ResolvedOptions) {}
+
+  /** Validates and runs a unary call; resolves its result in the caller's protocol version. */
+  async unary(call: DecodedCall<UnaryMethodName>): Promise<unknown> {
+    if (call.method === 'GetExtendedAgentCard') this.requireCaller(call.context);
+    const result = await this.options.service.unary(call.method, this.params(call), contextOf(call));
+    return call.legacy ? v1ResultToV03(call.method, result) : result;
+  }
+
+  /**
+   * Opens a stream call. Rejects before anything is written when the call is
+   * refused (unknown task, terminal task, bad params), so the binding can
+   * still answer a plain error.
+   */
+  async stream(call: DecodedCall<StreamMethodName>, framing: StreamFraming): Promise<SseStream> {
+    const abort = new AbortController();
+    const events = await this.options.service.stream(call.method, this.params(call), { ...contextOf(call), signal: abort.signal });
+    const payload = call.legacy ? (e: StreamEvent) => v1StreamEventToV03(e.response) : (e: StreamEvent) => e.response;
+    const encoder: SseEncoder = { event: (e) => framing.frame(e.sequence, payload(e)), error: framing.error };
+    const stream = new SseStream(events, encoder, abort, this.options.heartbeatMs, this.options.logger);
+    this.open.add(stream);
+    stream.onClosed(() => this.open.delete(stream));
+    return stream;
+  }
+
+  /** Ends every open stream (server shutdown); tasks keep running. */
+  closeStreams(): void {
+    for (const stream of [...this.open]) stream.cancel();
+  }
+
+  /** Number of streams currently open. */
+  get openStreams(): number {
+    return this.open.size;
+  }
+
+  private params(call: DecodedCall<UnaryMethodName | StreamMethodName>): unknown {
+    const params = call.legacy ? v03ParamsToV1(call.method, call.params ?? {}) : call.params;
+    return call.method === 'SubscribeToTask' ? withResumePoint(params, call.request) : params;
+  }
+
+  private requireCaller(context: HttpCallContext): void {
+    if (this.options.auth && !context.principal) {
+      throw new A2AError('Unauthenticated', 'The extended agent card is only served to authenticated callers; send credentials');
+    }
+  }
+}
+
+/** The service's call context: a v0.3 call also gets v0.3 semantics (client-chosen task ids). */
+function contextOf(call: DecodedCall<unknown>): CallContext {
+  return call.legacy ? v03CallContext(call.context) : call.context;
+}
+
+/**
+ * SubscribeToTask params with the SSE resume point: a `Last-Event-ID`
+ * header becomes `afterSequence`, unless the params already name one.
+ */
+function withResumePoint(params: unknown, request: HttpRequest): unknown {
+  const lastEventId = header(request.headers, 'last-event-id')?.trim();
+  if (lastEventId === undefined || lastEventId === '') return params;
+  if (!DECIMAL.test(lastEventId)) {
+    throw new A2AError('InvalidParams', `Last-Event-ID must be the sequence number of the last event received (got "${lastEventId}")`);
+  }
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return params;
+  if ((params as { afterSequence?: unknown }).afterSequence !== undefined) return params;
+  return { ...params, afterSequence: Number(lastEventId) };
+}

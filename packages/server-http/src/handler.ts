@@ -1,0 +1,76 @@
+import { AgentCardEndpoint } from './agent-card.js';
+import { Dispatcher } from './dispatch.js';
+import type { FetchHandler } from './fetch-host.js';
+import { fetchHandler } from './fetch-host.js';
+import type { CoreHandle, HttpRequest } from './http-types.js';
+import { JsonRpcEndpoint } from './json-rpc.js';
+import type { NodeHandler } from './node-host.js';
+import { nodeHandler } from './node-host.js';
+import type { A2AHttpOptions } from './options.js';
+import { resolveOptions } from './options.js';
+import { RestEndpoint } from './rest.js';
+
+/**
+ * One A2A HTTP endpoint set (JSON-RPC, HTTP+JSON, the agent card) with three
+ * ways to host it. All three share one transport-neutral core, so they
+ * behave the same.
+ */
+export interface A2AHandler {
+  /**
+   * The transport-neutral core: answers a request to an A2A path, or
+   * resolves `undefined` for any other path.
+   */
+  readonly handle: CoreHandle;
+  /** For `http.createServer(handler.node)`, Express `app.use(handler.node)`, or Fastify `reply.hijack()` + `handler.node(req.raw, reply.raw)`. */
+  readonly node: NodeHandler;
+  /** For Workers, Bun, Deno: `export default { fetch: handler.fetch }`. Non-A2A paths get a 404. */
+  readonly fetch: FetchHandler;
+  /**
+   * Prepares for shutdown: ends every open stream (tasks keep running;
+   * clients can resume with `Last-Event-ID`) and answers later node requests
+   * with `Connection: close`.
+   */
+  close(): void;
+  /** How many SSE streams are open right now. */
+  readonly openStreams: number;
+}
+
+const under = (path: string, base: string) => path.startsWith(base) && (path.length === base.length || path[base.length] === '/');
+const at = (path: string, target: string) => path === target || path === `${target}/`;
+
+/**
+ * Builds the A2A HTTP handler of a service: JSON-RPC 2.0 at `jsonRpcPath`,
+ * the HTTP+JSON binding below `restPath`, the public agent card at
+ * `cardPath` (when there is a card). Request handling is protocol-free: it
+ * decodes the wire, calls `service.unary` / `service.stream`, and encodes
+ * results and A2A errors back.
+ */
+export function createA2AHandler(options: A2AHttpOptions): A2AHandler {
+  const resolved = resolveOptions(options);
+  const dispatcher = new Dispatcher(resolved);
+  const jsonRpc = resolved.jsonRpcPath !== undefined ? new JsonRpcEndpoint(resolved, dispatcher) : undefined;
+  const rest = resolved.restPath !== undefined ? new RestEndpoint(resolved, dispatcher) : undefined;
+  const card = resolved.cardPath !== undefined && resolved.card ? new AgentCardEndpoint(resolved.card, resolved.cardMaxAgeSeconds) : undefined;
+
+  const handle = async (request: HttpRequest) => {
+    const { path } = request;
+    if (card && at(path, resolved.cardPath!)) return card.handle(request);
+    if (jsonRpc && at(path, resolved.jsonRpcPath!)) return jsonRpc.handle(request);
+    if (rest && under(path, resolved.restPath!)) return rest.handle(request, path.slice(resolved.restPath!.length));
+    return undefined;
+  };
+
+  const state = { closing: false };
+  return {
+    handle,
+    node: nodeHandler(handle, resolved.maxBodyBytes, resolved.logger, state),
+    fetch: fetchHandler(handle, resolved.maxBodyBytes, resolved.logger),
+    close: () => {
+      state.closing = true;
+      dispatcher.closeStreams();
+    },
+    get openStreams() {
+      return dispatcher.openStreams;
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { AgentCard, AuthPolicy, Logger, TaskService } from '@taskwire/core';
+
+/** The paths, limits and timings a handler uses when its options leave them out. */
+export const HTTP_DEFAULTS = {
+  jsonRpcPath: '/a2a/jsonrpc',
+  restPath: '/a2a/rest',
+  cardPath: '/.well-known/agent-card.json',
+  /** 1 MiB. */
+  maxBodyBytes: 1024 * 1024,
+  heartbeatMs: 15_000,
+  cardMaxAgeSeconds: 300,
+} as const;
+
+/**
+ * How an A2A HTTP handler is built. Every path is absolute (it starts with
+ * `/`); pass `false` to switch a binding or the card off.
+ */
+export interface A2AHttpOptions {
+  /** The service every binding calls. */
+  readonly service: TaskService;
+  /**
+   * The public agent card served at {@link cardPath}. Default: the service's
+   * card. Build its `supportedInterfaces` with `httpInterfaces(baseUrl)`.
+   */
+  readonly card?: AgentCard | undefined;
+  /**
+   * Who may call: an `authenticate` hook (`apiKeyAuth`, `bearerAuth` from
+   * `@taskwire/core`, or your own). A missing or wrong credential is a 401
+   * with `WWW-Authenticate`. The public card is never behind auth; the
+   * extended card always is when a policy is set.
+   */
+  readonly auth?: AuthPolicy | undefined;
+  /** JSON-RPC 2.0 endpoint (default `/a2a/jsonrpc`). */
+  readonly jsonRpcPath?: string | false;
+  /** Base path of the HTTP+JSON binding (default `/a2a/rest`). */
+  readonly restPath?: string | false;
+  /** Where the public card is served (default `/.well-known/agent-card.json`). */
+  readonly cardPath?: string | false;
+  /** Largest request body accepted; larger ones get 413 (default 1 MiB). */
+  readonly maxBodyBytes?: number;
+  /** Interval of SSE heartbeat comments while a stream is quiet (default 15 000 ms; 0 turns them off). */
+  readonly heartbeatMs?: number;
+  /** `Cache-Control: max-age` of the card (default 300 s). */
+  readonly cardMaxAgeSeconds?: number;
+  /** Where unexpected errors are reported (never `console`). */
+  readonly logger?: Logger | undefined;
+}
+
+/** Options with every default applied; paths have no trailing `/` (the root is `''`). */
+export interface ResolvedOptions {
+  readonly service: TaskService;
+  readonly card: AgentCard | undefined;
+  readonly auth: AuthPolicy | undefined;
+  readonly jsonRpcPath: string | undefined;
+  readonly restPath: string | undefined;
+  readonly cardPath: string | undefined;
+  readonly maxBodyBytes: number;
+  readonly heartbeatMs: number;
+  readonly cardMaxAgeSeconds: number;
+  readonly logger: Logger | undefined;
+}
+
+function path(value: string | false | undefined, fallback: string): string | undefined {
+  if (value === false) return undefined;
+  const chosen = value ?? fallback;
+  if (!chosen.startsWith('/')) throw new TypeError(`A2A HTTP paths must start with "/" (got "${chosen}")`);
+  return chosen.replace(/\/+$/, '');
+}
+
+/** Applies the defaults and checks the paths. */
+export function resolveOptions(options: A2AHttpOptions): ResolvedOptions {
+  return {
+    service: options.service,
+    card: options.card ?? options.service.card,
+    auth: options.auth,
+    jsonRpcPath: path(options.jsonRpcPath, HTTP_DEFAULTS.jsonRpcPath),
+    restPath: path(options.restPath, HTTP_DEFAULTS.restPath),
+    cardPath: path(options.cardPath, HTTP_DEFAULTS.cardPath),
+    maxBodyBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,
+    heartbeatMs: options.heartbeatMs ?? HTTP_DEFAULTS.heartbeatMs,
+    cardMaxAgeSeconds: options.cardMaxAgeSeconds ?? HTTP_DEFAULTS.cardMaxAgeSeconds,
+    logger: options.logger,
+  };
+}

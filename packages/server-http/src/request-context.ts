@@ -1,0 +1,48 @@
+import type { AuthPolicy, CallContext, Principal, ProtocolVersion } from '@taskwire/core';
+import { authenticateRequest, negotiateVersion } from '@taskwire/core';
+import type { HttpRequest } from './http-types.js';
+import { header } from './http-types.js';
+
+/** A call context whose protocol version has been negotiated. */
+export interface HttpCallContext extends CallContext {
+  readonly version: ProtocolVersion;
+}
+
+/** The requested protocol version: the `A2A-Version` header, else the `A2A-Version` query parameter. */
+export function requestedVersion(request: HttpRequest): string | undefined {
+  const fromHeader = header(request.headers, 'a2a-version');
+  if (fromHeader !== undefined || request.query === '') return fromHeader;
+  const params = new URLSearchParams(request.query);
+  return params.get('A2A-Version') ?? params.get('a2a-version') ?? undefined;
+}
+
+/** The extensions a request asks for (`A2A-Extensions`, comma-separated). */
+function requestedExtensions(request: HttpRequest): string[] | undefined {
+  const value = header(request.headers, 'a2a-extensions');
+  if (!value) return undefined;
+  const uris = value.split(',').map((uri) => uri.trim()).filter((uri) => uri !== '');
+  return uris.length > 0 ? uris : undefined;
+}
+
+/** Authenticates the caller (throws `Unauthenticated`); without a policy every caller is anonymous. */
+export function authenticate(request: HttpRequest, auth: AuthPolicy | undefined): Promise<Principal | undefined> | undefined {
+  return auth && authenticateRequest(auth, { headers: request.headers as Readonly<Record<string, string | undefined>> });
+}
+
+/**
+ * Builds the call context of a request: its protocol version (throws
+ * `VersionNotSupported`), requested extensions, tenant and the principal
+ * authentication established.
+ */
+export function callContextOf(
+  request: HttpRequest,
+  principal: CallContext['principal'],
+  tenant: string | undefined,
+): HttpCallContext {
+  return {
+    principal,
+    tenant,
+    version: negotiateVersion(requestedVersion(request)),
+    extensions: requestedExtensions(request),
+  };
+}

@@ -1,0 +1,123 @@
+import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { AgentCard } from '@taskwire/core';
+import { httpInterfaces } from './agent-card.js';
+import type { A2AHandler } from './handler.js';
+import { createA2AHandler } from './handler.js';
+import type { A2AHttpOptions } from './options.js';
+
+/** How {@link serveA2A} listens, on top of the handler options. */
+export interface ServeA2AOptions extends Omit<A2AHttpOptions, 'card'> {
+  /** Port to listen on; default 0 (a free port: read it from the result's `url`). */
+  readonly port?: number;
+  /** Interface to listen on; default `127.0.0.1`. */
+  readonly host?: string;
+  /**
+   * The public card, or a function of the server's base URL that builds it
+   * (the port may be known only after listening). Default: the service's
+   * card with `supportedInterfaces` set to this server's JSON-RPC and
+   * HTTP+JSON interfaces.
+   */
+  readonly card?: AgentCard | ((baseUrl: string) => AgentCard);
+  /**
+   * How long `close()` lets busy connections finish (a response in flight, a
+   * stream's last bytes to a client that stopped reading) before it cuts
+   * them; default 5000 ms.
+   */
+  readonly shutdownGraceMs?: number;
+}
+
+/** A running A2A HTTP server. */
+export interface A2AServer {
+  readonly server: Server;
+  /** Base URL, e.g. `http://127.0.0.1:43121` (no trailing slash). */
+  readonly url: string;
+  readonly port: number;
+  readonly handler: A2AHandler;
+  /**
+   * Stops listening, ends open streams (tasks keep running; clients resume
+   * with `Last-Event-ID`), lets answers in flight finish (cutting what is
+   * left after `shutdownGraceMs`) and resolves when every connection is
+   * closed. Calling it again returns the same promise. Does not close the
+   * service.
+   */
+  close(): Promise<void>;
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Starts a `node:http` server for a service: JSON-RPC at `/a2a/jsonrpc`,
+ * HTTP+JSON at `/a2a/rest`, the card at `/.well-known/agent-card.json`
+ * (paths configurable, see {@link A2AHttpOptions}). Resolves once it listens.
+ */
+export async function serveA2A(options: ServeA2AOptions): Promise<A2AServer> {
+  const { createServer } = await import('node:http');
+  const host = options.host ?? '127.0.0.1';
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${urlHost(host)}:${port}`;
+  const given = options.card;
+  const serviceCard = options.service.card;
+  const card =
+    typeof given === 'function'
+      ? given(url)
+      : (given ??
+        (serviceCard && {
+          ...serviceCard,
+          supportedInterfaces: httpInterfaces(url, { jsonRpcPath: options.jsonRpcPath, restPath: options.restPath }),
+        }));
+  const handler = createA2AHandler({ ...options, card });
+  const connections = trackConnections(server);
+  server.on('request', handler.node);
+  let closed: Promise<void> | undefined;
+  return {
+    server,
+    url,
+    port,
+    handler,
+    close: () =>
+      (closed ??= new Promise<void>((resolve, reject) => {
+        const cut = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 5000);
+        cut.unref();
+        server.close((error) => {
+          clearTimeout(cut);
+          if (error) reject(error);
+          else resolve();
+        });
+        handler.close();
+        connections.closing();
+      })),
+  };
+}
+
+/**
+ * Keeps the server's sockets, because node's `server.close()` waits for
+ * connections that never sent a request (clients open spare keep-alive
+ * sockets): on closing, those are destroyed. Idle keep-alive connections are
+ * closed by node; busy ones are answered with `Connection: close` by the
+ * handler once it is closing.
+ */
+function trackConnections(server: Server): { closing(): void } {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return {
+    closing() {
+      server.closeIdleConnections();
+      for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { setMaxListeners } from 'node:events';
+import type { Logger } from '@taskwire/core';
+import { A2AError } from '@taskwire/core';
+import { TRPCError } from '@trpc/server';
+import type { WebSocket } from 'ws';
+
+/** The bounds every WebSocket connection is held to. */
+export interface ConnectionLimits {
+  /**
+   * Bytes the server may hold for a connection whose reader is slow (the
+   * socket's `bufferedAmount`). A frame about to be sent past this bound
+   * disconnects the reader instead (its streams end; its tasks go on).
+   * Default 8 MiB.
+   */
+  readonly maxBufferedBytes: number;
+  /** Streams (SendStreamingMessage, SubscribeToTask) open at once on one connection. Default 100. */
+  readonly maxSubscriptions: number;
+  /** Largest frame a client may send; a bigger one closes the connection (1009). Default 16 MiB. */
+  readonly maxMessageBytes: number;
+}
+
+/** The bounds used when none are given. */
+export const DEFAULT_LIMITS: ConnectionLimits = {
+  maxBufferedBytes: 8 * 1024 * 1024,
+  maxSubscriptions: 100,
+  maxMessageBytes: 16 * 1024 * 1024,
+};
+
+/**
+ * One connection's share of the server: a signal that aborts when the
+ * connection closes, and the slots of its concurrent streams.
+ */
+export interface ConnectionSlots {
+  /** Aborts when the connection closes. */
+  readonly signal: AbortSignal;
+  /** Takes a stream slot; throws a TOO_MANY_REQUESTS error carrying an A2A error when none is left. */
+  acquire(): void;
+  /** Gives a stream slot back. */
+  release(): void;
+}
+
+/**
+ * Holds a connection to its limits: every frame the server sends goes
+ * through a check of the socket's buffered bytes, and a reader that lets
+ * more than `maxBufferedBytes` pile up is disconnected (`terminate`, so
+ * memory is freed at once) rather than buffered without bound. Returns the
+ * connection's stream slots.
+ */
+export function guardConnection(socket: WebSocket, limits: ConnectionLimits, logger?: Logger): ConnectionSlots {
+  const closed = new AbortController();
+  // Every blocking call and stream of the connection listens to this one signal.
+  setMaxListeners(0, closed.signal);
+  socket.once('close', () => closed.abort());
+
+  const send = socket.send.bind(socket) as (...args: unknown[]) => void;
+  let overflowed = false;
+  socket.send = ((...args: unknown[]) => {
+    if (overflowed) return;
+    if (socket.bufferedAmount > limits.maxBufferedBytes) {
+      overflowed = true;
+      logger?.warn('Disconnecting a WebSocket reader that does not keep up', {
+        bufferedAmount: socket.bufferedAmount,
+        maxBufferedBytes: limits.maxBufferedBytes,
+      });
+      socket.terminate();
+      return;
+    }
+    send(...args);
+  }) as WebSocket['send'];
+
+  let open = 0;
+  return {
+    signal: closed.signal,
+    acquire() {
+      if (open >= limits.maxSubscriptions) {
+        const message = `This connection already has ${limits.maxSubscriptions} streams open (the server's limit); end one, or open another connection`;
+        throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message, cause: new A2AError('Internal', message, { limit: String(limits.maxSubscriptions) }) });
+      }
+      open++;
+    },
+    release() {
+      open--;
+    },
+  };
+}

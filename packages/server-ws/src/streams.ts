@@ -1,0 +1,112 @@
+import type { ParamsOf, StreamEvent, StreamMethodName, StreamResponse, TaskService } from '@taskwire/core';
+import type { TrackedEnvelope } from '@trpc/server';
+import { tracked } from '@trpc/server';
+import type { A2ARouterContext } from './context.js';
+import type { EventPosition } from './event-id.js';
+import { formatEventId, parseEventId } from './event-id.js';
+
+/**
+ * The input of a stream procedure: the operation's params, plus the
+ * `lastEventId` a tRPC client adds when it resubscribes after a lost
+ * connection.
+ */
+export type StreamInput<M extends StreamMethodName> = ParamsOf<M> & { lastEventId?: string | undefined };
+
+/** The events of one stream call, as the tRPC adapter reads them. */
+export type TrackedEvents = AsyncIterableIterator<TrackedEnvelope<StreamResponse>>;
+
+/** The task a stream response belongs to, when it says. */
+function taskIdOf(response: StreamResponse): string | undefined {
+  if ('task' in response) return response.task.id;
+  if ('statusUpdate' in response) return response.statusUpdate.taskId;
+  if ('artifactUpdate' in response) return response.artifactUpdate.taskId;
+  return response.message.taskId;
+}
+
+/** What a stream call opens: the operation as asked or, on a resume, the rest of the task after the last event seen. */
+function target(method: StreamMethodName, params: Record<string, unknown>, resume: EventPosition | undefined) {
+  const named = method === 'SubscribeToTask' && typeof params.id === 'string' ? params.id : undefined;
+  if (!resume) return { method, params, taskId: named };
+  const taskId = named ?? resume.taskId;
+  const tenant = params.tenant;
+  return { method: 'SubscribeToTask' as const, params: { id: taskId, afterSequence: resume.sequence, ...(tenant !== undefined && { tenant }) }, taskId };
+}
+
+/**
+ * The service's events as tracked tRPC events, skipping those at or before
+ * `after`. `release` runs once, however the stream ends: done, failed, or
+ * stopped by `return()` (even before the first `next()`, which an async
+ * generator could not promise).
+ */
+function relay(events: AsyncIterable<StreamEvent>, taskId: string | undefined, after: number, release: () => void): TrackedEvents {
+  const inner = events[Symbol.asyncIterator]();
+  let released = false;
+  const finish = () => {
+    if (!released) {
+      released = true;
+      release();
+    }
+  };
+  const done = { done: true as const, value: undefined };
+  const iterator: TrackedEvents = {
+    [Symbol.asyncIterator]: () => iterator,
+    async next() {
+      try {
+        for (;;) {
+          const item = await inner.next();
+          if (item.done) break;
+          if (item.value.sequence <= after) continue;
+          taskId ??= taskIdOf(item.value.response);
+          return { done: false, value: tracked(formatEventId(item.value.sequence, taskId ?? ''), item.value.response) };
+        }
+      } catch (error) {
+        finish();
+        throw error;
+      }
+      finish();
+      return done;
+    },
+    async return() {
+      try {
+        await inner.return?.();
+      } finally {
+        finish();
+      }
+      return done;
+    },
+  };
+  return iterator;
+}
+
+/**
+ * Opens one stream call of the router (a tRPC subscription): the service
+ * validates it and runs every protocol check before this resolves, so a
+ * refused call fails before its first event; the events then go out as
+ * `tracked("<sequence>:<taskId>", response)`. With a `lastEventId` (a tRPC
+ * client resubscribing) it resumes right after that event as a
+ * SubscribeToTask with `afterSequence`, also for a SendStreamingMessage,
+ * whose message is not sent again; no event at or before the resume point
+ * is sent twice. The stream ends when the task reaches a terminal or
+ * interrupted state, when the client stops it, or when the connection
+ * closes (`signal`); none of these cancels the task. It holds one of the
+ * connection's stream slots until it ends.
+ */
+export async function openStream<M extends StreamMethodName>(
+  service: TaskService,
+  method: M,
+  input: StreamInput<M> | undefined,
+  ctx: A2ARouterContext,
+  signal: AbortSignal | undefined,
+): Promise<TrackedEvents> {
+  const { lastEventId, ...params } = (input ?? {}) as StreamInput<M>;
+  const resume = lastEventId === undefined ? undefined : parseEventId(lastEventId);
+  const opened = target(method, params, resume);
+  ctx.slots?.acquire();
+  try {
+    const events = await service.stream(opened.method, opened.params, { ...ctx.call, signal: signal ?? ctx.call.signal });
+    return relay(events, opened.taskId, resume?.sequence ?? -1, () => ctx.slots?.release());
+  } catch (error) {
+    ctx.slots?.release();
+    throw error;
+  }
+}
