@@ -24,11 +24,11 @@ export interface SuiteOptions {
   readonly caller?: CallerIdentity;
   /**
    * Requirements that do not exist in the protocol version the transport
-   * speaks (e.g. over A2A v0.3), by id, each with the reason. They are
-   * registered as skipped tests whose name gives the reason; an unknown id
-   * is an error.
+   * speaks (e.g. over A2A v0.3), by id, each with the reason. They are not
+   * run; the suite's name lists them with their reasons (the transport's own
+   * tests check what replaces them). An unknown id is an error.
    */
-  readonly skip?: Readonly<Record<string, string>>;
+  readonly notApplicable?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -37,9 +37,11 @@ export interface SuiteOptions {
  * `<id> (§section): <title>`.
  */
 export function runConformance(fixture: TransportFixture, options: SuiteOptions = {}): void {
-  const unknown = Object.keys(options.skip ?? {}).filter((id) => !REQUIREMENTS.some((r) => r.id === id));
-  if (unknown.length > 0) throw new Error(`runConformance: cannot skip unknown requirements ${unknown.join(', ')}`);
-  describe(`A2A requirements over ${fixture.name}`, () => {
+  const excluded = options.notApplicable ?? {};
+  const unknown = Object.keys(excluded).filter((id) => !REQUIREMENTS.some((r) => r.id === id));
+  if (unknown.length > 0) throw new Error(`runConformance: no requirements named ${unknown.join(', ')}`);
+  const note = Object.entries(excluded).map(([id, why]) => `${id}: ${why}`);
+  describe(`A2A requirements over ${fixture.name}${note.length ? ` (not applicable: ${note.join('; ')})` : ''}`, () => {
     let harness: Harness;
     beforeEach(async () => {
       harness = await Harness.open(fixture, options.caller);
@@ -48,10 +50,8 @@ export function runConformance(fixture: TransportFixture, options: SuiteOptions 
       await harness.close();
     });
     for (const req of REQUIREMENTS) {
-      const name = `${req.id} (§${req.section}): ${req.title}`;
-      const skipped = options.skip?.[req.id];
-      if (skipped !== undefined) it.skip(`${name} [not in this protocol version: ${skipped}]`, () => req.run(harness));
-      else it(name, () => req.run(harness));
+      if (Object.hasOwn(excluded, req.id)) continue;
+      it(`${req.id} (§${req.section}): ${req.title}`, () => req.run(harness));
     }
   });
 }

@@ -31,8 +31,8 @@ export const v03JsonRpcFixture: TransportFixture = {
 const V03_CLIENT_TASK_IDS =
   'v0.3 clients choose the ids of new tasks, so a message naming an unknown taskId creates that task (checked below and in server-http seeds-000)';
 
-runConformance(v03JsonRpcFixture, { skip: { 'send-unknown-task': V03_CLIENT_TASK_IDS } });
-runConformance(v03JsonRpcFixture, { caller: { principalId: 'alice' }, skip: { 'send-unknown-task': V03_CLIENT_TASK_IDS } });
+runConformance(v03JsonRpcFixture, { notApplicable: { 'send-unknown-task': V03_CLIENT_TASK_IDS } });
+runConformance(v03JsonRpcFixture, { caller: { principalId: 'alice' }, notApplicable: { 'send-unknown-task': V03_CLIENT_TASK_IDS } });
 
 describe('A2A v0.3 over JSON-RPC: what replaces send-unknown-task', () => {
   let h: Harness;
