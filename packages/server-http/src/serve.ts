@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { AgentCard } from '@taskwire/core';
 import { httpInterfaces } from './agent-card.js';
@@ -19,6 +19,11 @@ export interface ServeA2AOptions extends Omit<A2AHttpOptions, 'card'> {
    * HTTP+JSON interfaces.
    */
   readonly card?: AgentCard | ((baseUrl: string) => AgentCard);
+  /**
+   * Answers the requests none of the A2A paths take (a web page, health
+   * checks). Default: 404 with an A2A error body.
+   */
+  readonly fallback?: (request: IncomingMessage, response: ServerResponse) => void;
   /**
    * How long `close()` lets busy connections finish (a response in flight, a
    * stream's last bytes to a client that stopped reading) before it cuts
@@ -79,7 +84,8 @@ export async function serveA2A(options: ServeA2AOptions): Promise<A2AServer> {
         }));
   const handler = createA2AHandler({ ...options, card });
   const connections = trackConnections(server);
-  server.on('request', handler.node);
+  const fallback = options.fallback;
+  server.on('request', fallback ? (req, res) => handler.node(req, res, () => fallback(req, res)) : handler.node);
   let closed: Promise<void> | undefined;
   return {
     server,
