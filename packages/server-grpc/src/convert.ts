@@ -8,5 +8,5 @@
 
 export { decodeStreamEvent, encodeStreamEvent, RPC_CODECS } from './convert/codecs.js';
 export type { RpcCodec } from './convert/codecs.js';
-export { decodeStatusDetails, encodeStatusDetails } from './convert/status.js';
+export { decodeStatusDetails, encodeStatusDetails, forTrailers } from './convert/status.js';
 export type { DecodedStatus } from './convert/status.js';

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { AuthPolicy, Logger, MethodName, StreamEvent, StreamMethodName, TaskService, UnaryMethodName } from '@taskwire/core';
 import { A2AError, GRPC_STATUS, METHOD_NAMES } from '@taskwire/core';
 import { afterSequenceOf, CallSignal, contextOf } from './call.js';
-import { encodeStatusDetails, encodeStreamEvent, RPC_CODECS } from './convert.js';
+import { encodeStatusDetails, encodeStreamEvent, forTrailers, RPC_CODECS } from './convert.js';
 import { METADATA } from './metadata.js';
 
 /** How {@link addA2AService} serves a {@link TaskService}. */
@@ -66,6 +66,7 @@ function toStatus(error: unknown, method: MethodName, logger: Logger | undefined
     logger?.error(`gRPC ${method} failed`, { error });
     a2a = new A2AError('Internal', `The agent failed while handling ${method}; the server log has the details`);
   }
+  a2a = forTrailers(a2a);
   const metadata = new grpc.Metadata();
   metadata.set(METADATA.statusDetails, encodeStatusDetails(a2a));
   return { code: GRPC_STATUS[a2a.grpcStatus], details: a2a.message, metadata };
@@ -102,7 +103,11 @@ function handlers(service: TaskService, options: A2AServiceOptions): grpc.Untype
     (method: UnaryMethodName): grpc.handleUnaryCall<unknown, unknown> =>
     (call, callback) => {
       const signal = new CallSignal(call);
-      const run = async () => service.unary(method, paramsOf(call.request), await contextOf(call, auth, signal));
+      // The caller is authenticated before anything is read of its request.
+      const run = async () => {
+        const context = await contextOf(call, auth, signal);
+        return service.unary(method, paramsOf(call.request), context);
+      };
       run().then(
         (result) => {
           signal.done();
@@ -121,10 +126,11 @@ function handlers(service: TaskService, options: A2AServiceOptions): grpc.Untype
       const signal = callSignal.signal;
       const withSequence = call.metadata.get(METADATA.streamSequence)[0]?.toString() === '1';
       const run = async () => {
+        const context = await contextOf(call, auth, callSignal);
         let params = paramsOf(call.request);
         const after = method === 'SubscribeToTask' ? afterSequenceOf(call) : undefined;
         if (after !== undefined) params = { ...(params as object), afterSequence: after };
-        const events = await service.stream(method, params, await contextOf(call, auth, callSignal));
+        const events = await service.stream(method, params, context);
         for await (const event of events) {
           if (signal.aborted) break;
           if (!call.write({ event, withSequence } satisfies Outgoing)) await drained(call, signal);

@@ -42,9 +42,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
       cleanup();
       resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
     };
+    // The client went away mid-body: a protocol error of that request (no one is left to answer), not a server failure.
     const onError = (error: Error) => {
       cleanup();
-      reject(error);
+      reject(new A2AError('InvalidRequest', `The request body could not be read (${error.message}); send the whole body before closing the connection`));
     };
     req.on('data', onData);
     req.on('end', onEnd);

@@ -78,9 +78,20 @@ export function a2aErrorOf(error: TRPCError): A2AError {
   return new A2AError(kind, failureMessage(kind, error.message));
 }
 
-/** True for an unexpected server failure (worth logging), as opposed to a protocol error. */
+/**
+ * True when a connection failed because of its peer: a frame that breaks
+ * RFC 6455 (`ws` error codes `WS_ERR_*`: bad opcode, unmasked frame,
+ * invalid UTF-8, too large, ...) or a socket the peer dropped. `ws` closes
+ * that connection with the matching code; the server itself is fine.
+ */
+function isPeerFailure(cause: unknown): boolean {
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && (code.startsWith('WS_ERR_') || code === 'ECONNRESET' || code === 'EPIPE');
+}
+
+/** True for an unexpected server failure (worth logging), as opposed to a protocol error or a peer breaking its connection. */
 export function isUnexpected(error: TRPCError): boolean {
-  return error.code === 'INTERNAL_SERVER_ERROR' && !A2AError.is(error.cause);
+  return error.code === 'INTERNAL_SERVER_ERROR' && !A2AError.is(error.cause) && !isPeerFailure(error.cause);
 }
 
 /** The tRPC code an A2A error is sent with. */

@@ -7,6 +7,12 @@ import type { AgentEvent, ArtifactInit, ArtifactOptions, Say, StatusOptions } fr
  * that message, the tasks it names in `referenceTaskIds`, the caller, and a
  * `signal` aborted when the task is canceled.
  *
+ * The tasks (and the parts of the message) are the stored, deep-frozen
+ * objects: read them, do not mutate them. What an agent emits (messages,
+ * parts, artifacts, metadata) is frozen when it is committed: pass objects
+ * the agent will not change afterwards. The helpers may be destructured
+ * (`async ({ text, complete }) => complete(text)`).
+ *
  * Every helper commits its event before it resolves, and rejects with an
  * `InvalidAgentResponse` A2AError when the event is not a valid transition
  * (the task is left as it was). After `inputRequired`, `authRequired`,
@@ -47,8 +53,10 @@ export type Agent = (context: AgentContext) => Promise<void> | AsyncIterable<Age
 
 /** The text parts of a message joined with newlines. */
 export function textOf(message: Pick<Message, 'parts'>): string {
-  return message.parts
-    .map((p) => ('text' in p ? p.text : undefined))
-    .filter((t): t is string => t !== undefined)
-    .join('\n');
+  let text: string | undefined;
+  for (const part of message.parts) {
+    if (!('text' in part)) continue;
+    text = text === undefined ? part.text : `${text}\n${part.text}`;
+  }
+  return text ?? '';
 }

@@ -8,6 +8,7 @@ import type {
   TaskStatusUpdateEvent,
 } from '../schema/index.js';
 import { isInterrupted, isTerminal } from '../schema/index.js';
+import { copyWith } from '../store/clone.js';
 import { canTransition, RESUBMITTED_STATE } from './transitions.js';
 
 /**
@@ -47,7 +48,7 @@ export function createTask(message: Message, ids: { taskId: string; contextId: s
     id: ids.taskId,
     contextId: ids.contextId,
     status: { state: 'TASK_STATE_SUBMITTED', timestamp: ids.timestamp },
-    history: [{ ...message, taskId: ids.taskId, contextId: ids.contextId }],
+    history: [copyWith(message, { taskId: ids.taskId, contextId: ids.contextId })],
   };
 }
 
@@ -111,7 +112,7 @@ function continueWith(task: Task, message: Message, timestamp: string | undefine
   const next: Task = {
     ...task,
     status,
-    history: [...withStatusMessage(history, task.status), { ...message, taskId: task.id, contextId: task.contextId }],
+    history: [...withStatusMessage(history, task.status), copyWith(message, { taskId: task.id, contextId: task.contextId })],
   };
   return { ok: true, task: next, duplicate: false };
 }

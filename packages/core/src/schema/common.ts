@@ -1,7 +1,30 @@
 import { z } from 'zod';
 
-/** A `google.protobuf.Struct` in ProtoJSON: a JSON object with string keys. */
-export const StructSchema = z.record(z.string(), z.unknown());
+/**
+ * Deepest nesting of objects and arrays a free-form JSON value (metadata, a
+ * data part) may have: protobuf's default recursion limit. Deeper values are
+ * refused at the edge, so no later step (copying, storing, encoding) can run
+ * out of stack on them.
+ */
+export const MAX_JSON_DEPTH = 100;
+
+function nestsDeeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levels === 0) return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (nestsDeeperThan(item, levels - 1)) return true;
+  return false;
+}
+
+/** True when a JSON value nests objects and arrays at most {@link MAX_JSON_DEPTH} levels deep (it stops looking past that depth). */
+export function isWithinJsonDepth(value: unknown): boolean {
+  return !nestsDeeperThan(value, MAX_JSON_DEPTH);
+}
+
+/** The issue message of a value nested deeper than {@link MAX_JSON_DEPTH}. */
+export const TOO_DEEP_MESSAGE = `nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep; flatten it`;
+
+/** A `google.protobuf.Struct` in ProtoJSON: a JSON object with string keys, nested at most {@link MAX_JSON_DEPTH} levels. */
+export const StructSchema = z.record(z.string(), z.unknown()).refine(isWithinJsonDepth, { message: TOO_DEEP_MESSAGE });
 /** A free-form JSON object (metadata, extension params). */
 export type Struct = z.infer<typeof StructSchema>;
 

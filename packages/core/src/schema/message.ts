@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, oneof, StructSchema } from './common.js';
+import { IdSchema, isWithinJsonDepth, oneof, StructSchema, TOO_DEEP_MESSAGE } from './common.js';
 
 const partFields = {
   metadata: StructSchema.optional(),
@@ -13,11 +13,14 @@ export const TextPartSchema = z.object({ text: z.string(), ...partFields });
 export const RawPartSchema = z.object({ raw: z.string().base64(), ...partFields });
 /** A file by reference: `{ url }`. */
 export const UrlPartSchema = z.object({ url: z.string().min(1), ...partFields });
-/** Structured data: `{ data }`, any JSON value (proto `google.protobuf.Value`). */
+/** Structured data: `{ data }`, any JSON value (proto `google.protobuf.Value`) nested at most `MAX_JSON_DEPTH` levels. */
 export const DataPartSchema = z.object({
   // `abort`: when no member matches, zod reports the one member whose issues
   // are not aborting; without it `{ text: 42 }` would fail as "data is required".
-  data: z.unknown().refine((v) => v !== undefined, { message: 'data is required', abort: true }),
+  data: z
+    .unknown()
+    .refine((v) => v !== undefined, { message: 'data is required', abort: true })
+    .refine(isWithinJsonDepth, { message: TOO_DEEP_MESSAGE }),
   ...partFields,
 });
 

@@ -1,12 +1,12 @@
-import type { Agent, AgentContext } from '../agent/agent.js';
-import { textOf } from '../agent/agent.js';
+import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../agent/events.js';
 import * as build from '../agent/events.js';
 import { A2AError } from '../errors.js';
 import type { LifecycleEvent } from '../lifecycle/index.js';
-import type { Message, Task } from '../schema/index.js';
+import type { Message, Task, TaskStatus } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
 import type { Principal } from './call-context.js';
+import { RunContext, RunHandle } from './run-context.js';
 import type { TaskEngine } from './task-engine.js';
 import { TransitionFailure } from './task-engine.js';
 
@@ -25,6 +25,9 @@ export class ServiceClosing extends Error {
   }
 }
 
+/** The status message of a task failed by {@link AgentRunner.failAbandoned}. */
+export const ABANDONED = 'The server stopped while this task was running (it crashed or was killed); send the request again';
+
 /** What one agent run needs. */
 export interface RunInput {
   readonly task: Task;
@@ -42,7 +45,7 @@ export interface RunInput {
  * run's signal aborts.
  */
 export class AgentRunner {
-  private readonly controllers = new Map<string, AbortController>();
+  private readonly controllers = new Map<string, RunHandle>();
 
   constructor(
     private readonly engine: TaskEngine,
@@ -63,28 +66,49 @@ export class AgentRunner {
 
   /** Aborts every run (service shutdown); their tasks fail, saying the server stopped. */
   abortAll(): void {
-    for (const controller of this.controllers.values()) controller.abort(new ServiceClosing());
+    for (const handle of this.controllers.values()) handle.abort(new ServiceClosing());
+  }
+
+  /**
+   * Fails each of `taskIds` that is still submitted or working while no run
+   * of this runner holds it: a run a stopped process left behind, which
+   * nothing would ever settle. Resolves the ids it failed.
+   */
+  async failAbandoned(taskIds: Iterable<string>): Promise<string[]> {
+    const failed: string[] = [];
+    for (const taskId of taskIds) {
+      const current = this.isRunning(taskId) ? undefined : await this.engine.get(taskId);
+      if (!current || isSettled(current.task.status.state)) continue;
+      try {
+        await this.engine.apply(taskId, this.toLifecycle(current.task, build.status('TASK_STATE_FAILED', ABANDONED)));
+        failed.push(taskId);
+      } catch (error) {
+        // Settled meanwhile (canceled, say): nothing left to recover.
+        if (!(error instanceof TransitionFailure)) throw error;
+      }
+    }
+    return failed;
   }
 
   /** Starts a run in the background; resolves when it has ended (never rejects). */
   start(input: RunInput): Promise<void> {
     const taskId = input.task.id;
-    const controller = new AbortController();
-    this.controllers.set(taskId, controller);
-    return this.run(input, controller.signal).finally(() => {
-      if (this.controllers.get(taskId) === controller) this.controllers.delete(taskId);
+    const handle = new RunHandle();
+    this.controllers.set(taskId, handle);
+    return this.run(input, handle).finally(() => {
+      if (this.controllers.get(taskId) === handle) this.controllers.delete(taskId);
       this.engine.deactivate(taskId);
     });
   }
 
-  private async run(input: RunInput, signal: AbortSignal): Promise<void> {
-    const context = this.context(input, signal);
+  private async run(input: RunInput, handle: RunHandle): Promise<void> {
+    const context = this.context(input, handle);
     let outcome: unknown;
     try {
       const result = this.agent(context);
       if (result && typeof (result as AsyncIterable<AgentEvent>)[Symbol.asyncIterator] === 'function') {
         for await (const event of result as AsyncIterable<AgentEvent>) {
-          if (signal.aborted) break;
+          if (handle.aborted) break;
           await context.emit(event);
         }
       } else {
@@ -93,16 +117,16 @@ export class AgentRunner {
     } catch (error) {
       outcome = error;
     }
-    await this.finish(input.task, signal, outcome);
+    await this.finish(input.task, handle, outcome);
   }
 
   /** Completes a task the agent left unsettled, or fails it after a throw. */
-  private async finish(task: Task, signal: AbortSignal, error: unknown): Promise<void> {
-    const current = await this.engine.get(task.id);
+  private async finish(task: Task, handle: RunHandle, error: unknown): Promise<void> {
+    const current = this.engine.peek(task.id) ?? (await this.engine.get(task.id));
     if (!current || isTerminal(current.task.status.state)) return;
-    const closing = signal.reason instanceof ServiceClosing;
-    if (signal.aborted && !closing) return;
-    if (closing) error = signal.reason;
+    const closing = handle.reason instanceof ServiceClosing;
+    if (handle.aborted && !closing) return;
+    if (closing) error = handle.reason;
     else if (error === undefined && isSettled(current.task.status.state)) return;
     const say =
       error === undefined
@@ -119,7 +143,7 @@ export class AgentRunner {
     }
   }
 
-  private context(input: RunInput, signal: AbortSignal): AgentContext {
+  private context(input: RunInput, handle: RunHandle): RunContext {
     const taskId = input.task.id;
     const emit = async (event: AgentEvent): Promise<void> => {
       try {
@@ -131,23 +155,7 @@ export class AgentRunner {
         throw error;
       }
     };
-    return {
-      task: input.task,
-      message: input.message,
-      referencedTasks: input.referencedTasks,
-      principal: input.principal,
-      isContinuation: input.isContinuation,
-      signal,
-      text: textOf(input.message),
-      emit,
-      working: (m, o) => emit(build.working(m, o)),
-      artifact: (a, o) => emit(build.artifact(a, o)),
-      inputRequired: (m, o) => emit(build.inputRequired(m, o)),
-      authRequired: (m, o) => emit(build.authRequired(m, o)),
-      complete: (m, o) => emit(build.completed(m, o)),
-      fail: (m, o) => emit(build.failed(m, o)),
-      reject: (m, o) => emit(build.rejected(m, o)),
-    };
+    return new RunContext(input, handle, emit);
   }
 
   /** Fills an agent event in with the task's ids. */
@@ -165,12 +173,12 @@ export class AgentRunner {
       };
     }
     const message = event.message === undefined ? undefined : build.agentMessage(event.message, ids, this.newId);
+    // Literals of fixed shapes, not conditional spreads (those give each object a hidden class of its own).
+    const status: TaskStatus = message ? { state: event.state, message } : { state: event.state };
     return {
-      statusUpdate: {
-        ...ids,
-        status: { state: event.state, ...(message && { message }) },
-        ...(event.metadata && { metadata: event.metadata }),
-      },
+      statusUpdate: event.metadata
+        ? { taskId: ids.taskId, contextId: ids.contextId, status, metadata: event.metadata }
+        : { taskId: ids.taskId, contextId: ids.contextId, status },
     };
   }
 }

@@ -131,6 +131,11 @@ export class EventHub {
     if (set?.size === 0) this.byTask.delete(subscription.taskId);
   }
 
+  /** True when {@link publish} would deliver events of `taskId` to anyone (a reader of it, or an observer). */
+  wants(taskId: string): boolean {
+    return this.observers.size > 0 || this.byTask.has(taskId);
+  }
+
   /** Delivers events committed for `taskId` (in sequence order) to its readers, then to the observers. */
   publish(taskId: string, events: readonly StoredEvent[]): void {
     if (events.length === 0) return;

@@ -16,6 +16,7 @@ import { ownerOf } from './call-context.js';
 import { TaskEngine, TransitionFailure } from './task-engine.js';
 import type { StreamEvent } from './task-stream.js';
 import { followTask, stateOf } from './task-stream.js';
+import { randomId } from './random-id.js';
 
 /** How a {@link TaskService} is built. */
 export interface TaskServiceOptions {
@@ -42,7 +43,9 @@ export interface TaskServiceOptions {
    */
   readonly push?: PushOptions;
   readonly logger?: Logger;
+  /** Makes task, context and message ids (default: random version 4 UUIDs). */
   readonly newId?: () => string;
+  /** The clock for status timestamps (default: the system clock). */
   readonly now?: () => Date;
 }
 
@@ -69,7 +72,7 @@ export class TaskService implements A2AHandlers {
   private readonly push: PushConfigMethods | undefined;
 
   constructor(private readonly options: TaskServiceOptions) {
-    this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.newId = options.newId ?? randomId;
     this.engine = new TaskEngine(options.store, options.now ?? (() => new Date()));
     this.runner = new AgentRunner(this.engine, options.agent, this.newId, options.logger);
     const host = { tasks: options.store, hub: this.engine.hub, newId: this.newId, visible: this.visible.bind(this) };
@@ -83,9 +86,16 @@ export class TaskService implements A2AHandlers {
   }
 
   /** Validates `params` for a unary `method` and calls it. */
-  async unary<M extends UnaryMethodName>(method: M, params: unknown, context: CallContext = {}): Promise<ResultOf<M>> {
+  unary<M extends UnaryMethodName>(method: M, params: unknown, context: CallContext = {}): Promise<ResultOf<M>> {
     const handler = this[method] as (p: unknown, c: CallContext) => Promise<ResultOf<M>>;
-    return handler.call(this, parseParams(method, params), context);
+    // Not async (one promise less per call); a validation error is still a rejection, never a throw.
+    let parsed: unknown;
+    try {
+      parsed = parseParams(method, params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return handler.call(this, parsed, context);
   }
 
   /** Validates `params` for a stream `method` and opens the stream. */
@@ -95,21 +105,19 @@ export class TaskService implements A2AHandlers {
   }
 
   async SendMessage(params: SendMessageRequest, context: CallContext): Promise<ResultOf<'SendMessage'>> {
-    const started = await this.begin(params, context);
-    const subscription = this.engine.hub.subscribe(started.record.task.id, started.record.lastSequence);
-    try {
-      if (!started.duplicate && !params.configuration?.returnImmediately) {
-        let state = started.record.task.status.state;
-        while (!isSettled(state)) {
-          const next = await subscription.next(context.signal);
-          if (!next) throw new A2AError('Internal', 'The call was aborted before the task settled');
-          state = stateOf(next.event) ?? state;
-        }
-      }
-    } finally {
-      this.engine.hub.unsubscribe(subscription);
+    const started = await this.begin(params, context, true);
+    const taskId = started.record.task.id;
+    let record: TaskRecord | undefined;
+    if (!started.duplicate && !params.configuration?.returnImmediately && !isSettled(started.record.task.status.state)) {
+      // Wait on the engine's settled waiter (registered before the run starts), not a hub subscription.
+      const settled = this.engine.whenSettled(taskId, context.signal);
+      started.run();
+      record = await settled;
+      if (!record) throw new A2AError('Internal', 'The call was aborted before the task settled');
+    } else {
+      started.run();
+      record = (await this.engine.get(taskId)) ?? started.record;
     }
-    const record = (await this.engine.get(started.record.task.id)) ?? started.record;
     return { task: this.project(record.task, params.configuration?.historyLength) };
   }
 
@@ -206,6 +214,22 @@ export class TaskService implements A2AHandlers {
     return typeof extended === 'function' ? extended(context) : extended;
   }
 
+  /**
+   * Settles what a stopped process left behind: every task the store still
+   * has as submitted or working (after a crash or kill, no agent runs it)
+   * fails with an agent message saying the server stopped while it ran, so
+   * clients and subscribers see an end instead of waiting forever.
+   * Interrupted and terminal tasks are left as they are. Call it once after
+   * opening a durable store and before serving; it needs a store with
+   * `unsettled()` (the memory and file stores have it) and does nothing
+   * otherwise. Resolves the ids of the tasks it failed.
+   */
+  async recover(): Promise<string[]> {
+    const failed = await this.runner.failAbandoned((await this.options.store.unsettled?.()) ?? []);
+    if (failed.length > 0) this.options.logger?.warn(`Taskwire: failed ${failed.length} task(s) a stopped server left running`, { taskIds: failed });
+    return failed;
+  }
+
   /** Waits for every agent run in progress to end (for tests and graceful shutdown). */
   async idle(): Promise<void> {
     while (this.runs.size > 0) await Promise.all([...this.runs]);
@@ -245,17 +269,32 @@ export class TaskService implements A2AHandlers {
     } else {
       const taskId = message.taskId ?? this.newId();
       const contextId = message.contextId || this.newId();
-      record = await this.engine.create(createTask(message, { taskId, contextId, timestamp: this.engine.timestamp() }), owner);
+      // Active from its creation commit on: the run and settled waiters read it from memory.
+      record = await this.engine.create(createTask(message, { taskId, contextId, timestamp: this.engine.timestamp() }), owner, true);
     }
-    await push?.attach(record.task.id, existing?.lastSequence ?? 0);
+    if (push) {
+      try {
+        await push.attach(record.task.id, existing?.lastSequence ?? 0);
+      } catch (error) {
+        if (!duplicate) this.engine.deactivate(record.task.id);
+        throw error;
+      }
+    }
     const run = () => {
       if (duplicate) return;
-      this.engine.activate(record);
-      const started = this.references(message.referenceTaskIds, owner).then((referencedTasks) =>
-        this.runner.start({ task: record.task, message, referencedTasks, principal: context.principal, isContinuation }),
-      );
+      const input = { task: record.task, message, referencedTasks: [] as Task[], principal: context.principal, isContinuation };
+      // Without referenceTaskIds the agent starts at once, with no hop through a store read.
+      const started = message.referenceTaskIds?.length
+        ? this.references(message.referenceTaskIds, owner).then(
+            (referencedTasks) => this.runner.start({ ...input, referencedTasks }),
+            (error: unknown) => {
+              this.engine.deactivate(record.task.id);
+              this.options.logger?.error('could not read the referenced tasks; the agent was not started', { taskId: record.task.id, error: String(error) });
+            },
+          )
+        : this.runner.start(input);
       this.runs.add(started);
-      void started.finally(() => this.runs.delete(started));
+      void started.then(() => this.runs.delete(started));
     };
     if (!deferRun) run();
     return { record, duplicate, run };
@@ -264,7 +303,7 @@ export class TaskService implements A2AHandlers {
   private async continueTask(existing: TaskRecord, params: SendMessageRequest) {
     const taskId = existing.task.id;
     try {
-      return await this.engine.apply(taskId, { message: params.message });
+      return await this.engine.apply(taskId, { message: params.message }, true);
     } catch (error) {
       if (!(error instanceof TransitionFailure)) throw error;
       throw new A2AError('UnsupportedOperation', error.message, { taskId });
@@ -289,7 +328,10 @@ export class TaskService implements A2AHandlers {
   }
 
   private project(task: Task, historyLength?: number): Task {
-    return projectTask(task, { historyLength: historyLength ?? this.options.defaultHistoryLength, includeArtifacts: true });
+    const n = historyLength ?? this.options.defaultHistoryLength;
+    // Nothing to cut: the (immutable) task itself, not a copy of it.
+    if (Object.isFrozen(task) && (task.history === undefined || (n !== 0 && (n === undefined || n >= task.history.length)))) return task;
+    return projectTask(task, { historyLength: n, includeArtifacts: true });
   }
 
   private requireStreaming(): void {

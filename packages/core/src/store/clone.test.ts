@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloneValue } from './clone.js';
+import { cloneValue, copyWith, deepFreeze } from './clone.js';
 import { MemoryTaskStore } from './memory-store.js';
 import { commitOf, testTask } from './store-conformance-fixtures.js';
 
@@ -48,6 +48,40 @@ describe('cloneValue (the stores copy on the way in and out)', () => {
   it('throws DataCloneError for functions and symbols, like structuredClone', () => {
     expect(() => cloneValue({ f: () => 1 })).toThrow(expect.objectContaining({ name: 'DataCloneError' }));
     expect(() => cloneValue([Symbol('s')])).toThrow(expect.objectContaining({ name: 'DataCloneError' }));
+  });
+});
+
+describe('deepFreeze (the memory store freezes instead of copying)', () => {
+  it('freezes a JSON-like value at every level, in place, including levels already frozen on top', () => {
+    const inner = { c: [1, { d: 'x' }] };
+    const value = Object.freeze({ a: { b: inner } });
+    expect(deepFreeze(value)).toBe(true);
+    expect([value.a, inner, inner.c, inner.c[1]].every((v) => Object.isFrozen(v))).toBe(true);
+  });
+
+  it('answers false for what is not JSON-like: class instances, functions, symbols, cycles', () => {
+    expect(deepFreeze({ when: new Date(0) })).toBe(false);
+    expect(deepFreeze({ f: () => 1 })).toBe(false);
+    expect(deepFreeze([Symbol('s')])).toBe(false);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(deepFreeze(cyclic)).toBe(false);
+  });
+});
+
+describe('copyWith', () => {
+  it('is { ...value, ...fields }: same keys in the same order, value untouched', () => {
+    const value = { a: 1, taskId: 'old', b: 2 };
+    const copy = copyWith(value, { taskId: 'new', contextId: 'c' });
+    expect(Object.entries(copy)).toEqual([['a', 1], ['taskId', 'new'], ['b', 2], ['contextId', 'c']]);
+    expect(value.taskId).toBe('old');
+  });
+
+  it('keeps an own __proto__ key a key, never the prototype', () => {
+    const value = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Record<string, unknown>;
+    const copy = copyWith(value, { b: 2 });
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(['__proto__', 'a', 'b']);
   });
 });
 

@@ -41,3 +41,48 @@ function copy(value: unknown, depth: number): unknown {
   }
   return out;
 }
+
+/**
+ * Deep-freezes a JSON-like value (plain objects, plain arrays, primitives)
+ * in place, every level (an already frozen object is walked too, since
+ * `Object.freeze` is shallow). Returns `true` when the whole value is
+ * JSON-like and now immutable. Returns `false` as soon as it meets anything
+ * else (a Date, Map, typed array, class instance, function, symbol, a cycle
+ * or nesting deeper than 100): the value may then be partly frozen, and a
+ * caller that must own an immutable value keeps a {@link cloneValue} copy
+ * instead (and copies it again on the way out).
+ */
+export function deepFreeze(value: unknown): boolean {
+  return freezeLevel(value, 0);
+}
+
+function freezeLevel(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value !== 'function' && typeof value !== 'symbol';
+  if (depth > MAX_DEPTH) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto === Array.prototype) {
+    const array = value as unknown[];
+    for (let i = 0; i < array.length; i++) if (!freezeLevel(array[i], depth + 1)) return false;
+  } else if (proto === Object.prototype || proto === null) {
+    const record = value as Record<string, unknown>;
+    // for-in allocates no key array; the prototype is Object.prototype or null, so every key is own.
+    for (const key in record) if (!freezeLevel(record[key], depth + 1)) return false;
+  } else {
+    return false;
+  }
+  if (!Object.isFrozen(value)) Object.freeze(value);
+  return true;
+}
+
+/**
+ * A shallow copy of `value` with `fields` set on it: `{ ...value, ...fields }`
+ * (same keys, same order), built with `Object.assign`. A spread of an object
+ * parsed by zod gives every result a hidden class of its own, which makes
+ * each later property read, `for...in` and freeze of it slower; this shares
+ * one. `value` must be a plain object; an own `__proto__` key falls back to
+ * the spread (assigning it would set the prototype).
+ */
+export function copyWith<T extends object, F extends Partial<T>>(value: T, fields: F): T & F {
+  if (Object.hasOwn(value, '__proto__')) return { ...value, ...fields };
+  return Object.assign(Object.assign({}, value), fields);
+}

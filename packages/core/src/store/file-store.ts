@@ -160,6 +160,11 @@ export class FileTaskStore implements TaskStore {
     return live.events.slice(start, start + limit).map((json, i) => ({ sequence: first + start + i, event: JSON.parse(json) }));
   }
 
+  async unsettled(): Promise<string[]> {
+    this.check();
+    return this.index.unsettled();
+  }
+
   /** Compacts the log now (waiting for a compaction under way first); rejects if it fails. */
   async compact(): Promise<void> {
     this.checkWritable();

@@ -1,7 +1,10 @@
 import { A2AError } from '../errors.js';
 import { LIST_TASKS_PAGE_SIZE, type ListTasksResponse } from '../schema/requests.js';
-import type { Task, TaskState } from '../schema/task.js';
+import { isSettled, type Task, type TaskState } from '../schema/task.js';
+import { decodePageToken, encodePageToken, timestampSortKey, type ListCursor } from './list-cursor.js';
 import type { TaskQuery } from './task-store.js';
+
+export { decodePageToken, encodePageToken, timestampSortKey, type ListCursor } from './list-cursor.js';
 
 /** What {@link projectTask} keeps of a task (the ListTasks / GetTask projection params). */
 export interface TaskProjection {
@@ -23,77 +26,6 @@ export function projectTask(task: Task, projection: TaskProjection): Task {
   const n = projection.historyLength;
   if (history !== undefined && n !== 0) out.history = n === undefined || n >= history.length ? history : history.slice(-n);
   return out;
-}
-
-const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/;
-const SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}$/;
-
-/**
- * The sort key of a status timestamp: a fixed-width string
- * (`YYYY-MM-DDTHH:MM:SS.nnnnnnnnn`) that orders like the instant it names,
- * whatever the fraction's precision. A missing or unparseable timestamp gives
- * `''`, which sorts before (older than) every real timestamp.
- */
-export function timestampSortKey(timestamp: string | undefined): string {
-  if (timestamp === undefined) return '';
-  let m = ISO.exec(timestamp);
-  if (!m) {
-    const ms = Date.parse(timestamp);
-    if (Number.isNaN(ms)) return '';
-    m = ISO.exec(new Date(ms).toISOString());
-    if (!m) return '';
-  }
-  return `${m[1]}.${(m[2] ?? '').padEnd(9, '0')}`;
-}
-
-function toBase64Url(text: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(token: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
-  try {
-    const binary = atob(token.replace(/-/g, '+').replace(/_/g, '/'));
-    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A position in the ListTasks order: the sort key of a task's status timestamp and its id. */
-export interface ListCursor {
-  readonly key: string;
-  readonly id: string;
-}
-
-/** Encodes a cursor as an opaque `pageToken` (base64url of a small JSON array). */
-export function encodePageToken(cursor: ListCursor): string {
-  return toBase64Url(JSON.stringify(['t1', cursor.key, cursor.id]));
-}
-
-/**
- * Decodes a `pageToken` made by {@link encodePageToken}. Anything else throws
- * an `InvalidParams` {@link A2AError} telling the caller to start over.
- */
-export function decodePageToken(token: string): ListCursor {
-  const text = fromBase64Url(token);
-  let value: unknown;
-  try {
-    value = text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    value = undefined;
-  }
-  if (Array.isArray(value) && value.length === 3 && value[0] === 't1') {
-    const [, key, id] = value as unknown[];
-    if (typeof key === 'string' && typeof id === 'string' && (key === '' || SORT_KEY.test(key))) return { key, id };
-  }
-  throw new A2AError(
-    'InvalidParams',
-    'Invalid parameters: pageToken is not a token this server issued; pass the nextPageToken of a previous ListTasks response, or omit it to start from the first page',
-  );
 }
 
 /** The fields of a task the list index needs (a {@link Task} satisfies it). */
@@ -160,13 +92,24 @@ export class TaskListIndex {
 
   /** Adds the task, or moves it to where its new fields put it. */
   set(owner: string, task: IndexedTaskFields): void {
-    this.delete(task.id);
     const entry = makeEntry(owner, task);
-    const entries = this.entriesOf(owner);
-    const last = entries[entries.length - 1];
-    if (last === undefined || compare(last, entry) < 0) entries.push(entry);
-    else entries.splice(lowerBound(entries, entry), 0, entry);
+    const old = this.byId.get(entry.id);
     this.byId.set(entry.id, entry);
+    if (old !== undefined) {
+      const entries = this.byOwner.get(old.owner)!;
+      const at = indexOf(entries, old);
+      // Still in order where it was (a status change in the same millisecond, say): replace it in place.
+      if (old.owner === owner && (at === 0 || compare(entries[at - 1]!, entry) < 0) && (at === entries.length - 1 || compare(entry, entries[at + 1]!) < 0)) {
+        entries[at] = entry;
+        return;
+      }
+      removeAt(entries, at);
+      if (entries.length === 0) this.byOwner.delete(old.owner);
+    }
+    const entries = this.entriesOf(owner);
+    const at = insertionPoint(entries, entry);
+    if (at === entries.length) entries.push(entry);
+    else entries.splice(at, 0, entry);
   }
 
   /** Removes the task; true when it was indexed. */
@@ -175,17 +118,16 @@ export class TaskListIndex {
     if (entry === undefined) return false;
     this.byId.delete(taskId);
     const entries = this.byOwner.get(entry.owner)!;
-    const at = lowerBound(entries, entry);
-    if (at < entries.length >>> 1) {
-      // Near the front (eviction removes the oldest tasks): move the entries before it up by one and
-      // drop the first. shift() trims the array in place, where splice() would move every later entry.
-      for (let i = at; i > 0; i--) entries[i] = entries[i - 1]!;
-      entries.shift();
-    } else {
-      entries.splice(at, 1);
-    }
+    removeAt(entries, indexOf(entries, entry));
     if (entries.length === 0) this.byOwner.delete(entry.owner);
     return true;
+  }
+
+  /** The ids of indexed tasks that are submitted or working, of every owner. */
+  unsettled(): string[] {
+    const ids: string[] = [];
+    for (const entry of this.byId.values()) if (!isSettled(entry.state)) ids.push(entry.id);
+    return ids;
   }
 
   /** Replaces the whole index at once (one sort), e.g. when a store is loaded from disk. */
@@ -252,6 +194,37 @@ export class TaskListIndex {
     let entries = this.byOwner.get(owner);
     if (entries === undefined) this.byOwner.set(owner, (entries = []));
     return entries;
+  }
+}
+
+/** How many entries at each end {@link indexOf} checks before a binary search: updates touch the newest tasks, eviction the oldest. */
+const NEAR_END = 64;
+
+/** The position of `entry` (which is in `entries`): a short scan of both ends, else a binary search. */
+function indexOf(entries: readonly Entry[], entry: Entry): number {
+  const n = entries.length;
+  for (let i = n - 1, stop = Math.max(0, n - NEAR_END); i >= stop; i--) if (entries[i] === entry) return i;
+  if (entries[0] === entry) return 0;
+  return lowerBound(entries, entry);
+}
+
+/** Where `entry` goes to keep `entries` sorted: a short scan back from the end (where new tasks go), else a binary search. */
+function insertionPoint(entries: readonly Entry[], entry: Entry): number {
+  const n = entries.length;
+  const stop = Math.max(0, n - NEAR_END);
+  for (let i = n - 1; i >= stop; i--) if (compare(entries[i]!, entry) < 0) return i + 1;
+  return stop === 0 ? 0 : lowerBound(entries, entry);
+}
+
+/** Removes the entry at `at`, moving the shorter side of the array. */
+function removeAt(entries: Entry[], at: number): void {
+  if (at < entries.length >>> 1) {
+    // Near the front (eviction removes the oldest tasks): move the entries before it up by one and
+    // drop the first. shift() trims the array in place, where splice() would move every later entry.
+    for (let i = at; i > 0; i--) entries[i] = entries[i - 1]!;
+    entries.shift();
+  } else {
+    entries.splice(at, 1);
   }
 }
 

@@ -4,6 +4,33 @@ import { createMemoryTaskStore, MemoryTaskStore } from './memory-store.js';
 
 runTaskStoreConformance('MemoryTaskStore', async () => ({ store: new MemoryTaskStore() }));
 
+describe('MemoryTaskStore values', () => {
+  it('freezes what it is given, in place, and hands out those frozen objects without copying', async () => {
+    const store = new MemoryTaskStore();
+    const task = testTask('t1', { history: 1 });
+    await store.commit(commitOf(task, 0, [testEvent(task, 1)]));
+    expect(Object.isFrozen(task) && Object.isFrozen(task.status) && Object.isFrozen(task.history![0]!.parts)).toBe(true);
+    const read = await store.get('t1');
+    expect(read?.task).toBe(task);
+    const [event] = await store.readEvents('t1', 0);
+    expect(Object.isFrozen(event!.event)).toBe(true);
+    expect(Object.isFrozen((await store.list({ owner: 'alice' })).tasks[0])).toBe(true);
+  });
+
+  it('copies a value that is not JSON-like on the way in and out, so it cannot be changed through either', async () => {
+    const store = new MemoryTaskStore();
+    const when = new Date(0);
+    const task = { ...testTask('t1'), metadata: { when } };
+    await store.commit(commitOf(task, 0));
+    when.setTime(1);
+    const read = (await store.get('t1'))!.task.metadata as { when: Date };
+    expect(read.when).not.toBe(when);
+    expect(read.when.getTime()).toBe(0);
+    read.when.setTime(2);
+    expect(((await store.get('t1'))!.task.metadata as { when: Date }).when.getTime()).toBe(0);
+  });
+});
+
 describe('MemoryTaskStore bounds', () => {
   it('evicts terminal tasks past maxTasks, least recently updated first', async () => {
     const store = createMemoryTaskStore({ maxTasks: 3 });

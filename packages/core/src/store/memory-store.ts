@@ -1,6 +1,6 @@
 import type { ListTasksResponse } from '../schema/requests.js';
 import { isTerminal, type StreamResponse, type Task } from '../schema/task.js';
-import { cloneValue } from './clone.js';
+import { cloneValue, deepFreeze } from './clone.js';
 import { TaskListIndex } from './list-tasks.js';
 import {
   OwnerMismatchError,
@@ -47,16 +47,22 @@ interface Slot {
   version: number;
   owner: string;
   lastSequence: number;
-  /** The newest events, contiguous, ending at `lastSequence`. */
-  events: StoredEvent[];
+  /** The newest events, contiguous, ending at `lastSequence` (so the first is `lastSequence - events.length + 1`). */
+  events: StreamResponse[];
   updatedAt: number;
+  /** Set once the slot holds a value that is not JSON-like: it is then copied on the way out too. */
+  copied: boolean;
 }
 
 /**
- * A {@link TaskStore} in process memory: nothing survives the process. Every
- * value is deep-copied on the way in and out (`structuredClone` semantics,
- * see {@link cloneValue}), so callers
- * cannot change stored state through objects they passed or received.
+ * A {@link TaskStore} in process memory: nothing survives the process.
+ * Stored values are immutable and shared, not copied: `commit` deep-freezes
+ * the task and events it is given, in place (so the caller's objects become
+ * read-only), and reads hand out those frozen objects. A value that is not
+ * JSON-like (a Date, Map, typed array, class instance, cycle) is deep-copied
+ * on the way in and out instead (`structuredClone` semantics, see
+ * {@link cloneValue}); a function or symbol rejects the commit. Either way
+ * callers cannot change stored state through objects they passed or received.
  * Memory stays bounded by {@link MemoryTaskStoreOptions} (`maxTasks`,
  * `terminalTtlMs`, `maxEventsPerTask`). `close` is idempotent; every other
  * call after it rejects with {@link StoreClosedError}.
@@ -98,7 +104,8 @@ export class MemoryTaskStore implements TaskStore {
     this.check();
     const slot = this.slots.get(taskId);
     if (slot === undefined) return undefined;
-    return { task: cloneValue(slot.task), version: slot.version, owner: slot.owner, lastSequence: slot.lastSequence };
+    const task = slot.copied ? cloneValue(slot.task) : slot.task;
+    return { task, version: slot.version, owner: slot.owner, lastSequence: slot.lastSequence };
   }
 
   async commit(request: CommitRequest): Promise<CommitResult> {
@@ -108,21 +115,36 @@ export class MemoryTaskStore implements TaskStore {
     if (slot !== undefined && slot.owner !== request.owner) throw new OwnerMismatchError(id);
     const actual = slot?.version ?? 0;
     if (actual !== request.expectedVersion) throw new VersionConflictError(id, request.expectedVersion, actual);
-    // Clone before touching state: a value that cannot be cloned leaves the store unchanged.
-    const task = cloneValue(request.task);
-    const events = cloneValue(request.events) as StreamResponse[];
+    // Freeze (or copy) before touching state: a value that cannot be cloned leaves the store unchanged.
+    let copied = false;
+    let task = request.task;
+    if (!deepFreeze(task)) {
+      task = cloneValue(task);
+      copied = true;
+    }
+    const events: StreamResponse[] = [];
+    for (const event of request.events) {
+      // A new task's first event is the task itself: keep one copy of it, not two.
+      if ('task' in event && event.task === request.task) events.push(copied ? { task } : Object.freeze({ task }));
+      else if (deepFreeze(event)) events.push(event);
+      else {
+        copied = true;
+        events.push(cloneValue(event));
+      }
+    }
     const now = this.now();
-    const next: Slot = slot ?? { task, version: 0, owner: request.owner, lastSequence: 0, events: [], updatedAt: now };
+    const next: Slot = slot ?? { task, version: 0, owner: request.owner, lastSequence: 0, events: [], updatedAt: now, copied };
     const firstSequence = next.lastSequence + 1;
-    events.forEach((event, i) => next.events.push({ sequence: firstSequence + i, event }));
+    for (const event of events) next.events.push(event);
+    next.copied ||= copied;
     if (next.events.length > this.maxEvents) next.events.splice(0, next.events.length - this.maxEvents);
     next.task = task;
     next.version += 1;
     next.lastSequence += events.length;
     next.updatedAt = now;
-    this.slots.set(id, next);
+    if (slot === undefined) this.slots.set(id, next);
+    else this.terminal.delete(id);
     this.index.set(next.owner, task);
-    this.terminal.delete(id);
     if (isTerminal(task.status.state)) {
       const stamp = ++this.stamps;
       this.terminal.set(id, stamp);
@@ -134,8 +156,14 @@ export class MemoryTaskStore implements TaskStore {
 
   async list(query: TaskQuery): Promise<ListTasksResponse> {
     this.check();
-    const page = this.index.query(query, (id) => this.slots.get(id)!.task);
-    return { ...page, tasks: cloneValue(page.tasks) };
+    let copied = false;
+    const page = this.index.query(query, (id) => {
+      const slot = this.slots.get(id)!;
+      copied ||= slot.copied;
+      return slot.task;
+    });
+    // Projected tasks are new objects sharing frozen parts; freeze their top level too.
+    return { ...page, tasks: copied ? cloneValue(page.tasks) : page.tasks.map((task) => Object.freeze(task)) };
   }
 
   async delete(taskId: string): Promise<boolean> {
@@ -149,7 +177,15 @@ export class MemoryTaskStore implements TaskStore {
     if (slot === undefined || limit <= 0) return [];
     const first = slot.lastSequence - slot.events.length + 1;
     const start = Math.max(0, afterSequence + 1 - first);
-    return cloneValue(slot.events.slice(start, start + limit));
+    const end = Math.min(slot.events.length, start + limit);
+    const events: StoredEvent[] = [];
+    for (let i = start; i < end; i++) events.push({ sequence: first + i, event: slot.events[i]! });
+    return slot.copied ? cloneValue(events) : events;
+  }
+
+  async unsettled(): Promise<string[]> {
+    this.check();
+    return this.index.unsettled();
   }
 
   async close(): Promise<void> {

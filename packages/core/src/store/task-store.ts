@@ -74,6 +74,11 @@ export interface TaskQuery {
  *   `InvalidParams` A2AError for a malformed `pageToken`.
  * - `readEvents` returns the events with sequence > `afterSequence`, in order,
  *   at most `limit` of them.
+ * - Callers cannot change stored state through objects they passed to
+ *   `commit` or received from a read: returned values are immutable, either
+ *   deep-frozen (a mutation throws a TypeError in strict code; the memory
+ *   store freezes what `commit` is given, in place, and shares it) or copies.
+ *   Do not mutate what a store returns, nor what you gave it.
  * - After `close`, every call rejects with {@link StoreClosedError}.
  */
 export interface TaskStore {
@@ -83,6 +88,12 @@ export interface TaskStore {
   /** Removes a task and its events. Resolves true when it existed. */
   delete(taskId: string): Promise<boolean>;
   readEvents(taskId: string, afterSequence: number, limit?: number): Promise<StoredEvent[]>;
+  /**
+   * Optional: the ids of every task, of every owner, that is submitted or
+   * working (neither terminal nor interrupted). A restarted service reads it
+   * to settle the tasks a stopped process left running (`TaskService.recover`).
+   */
+  unsettled?(): Promise<string[]>;
   close(): Promise<void>;
 }
 

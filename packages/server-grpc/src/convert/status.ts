@@ -1,5 +1,5 @@
-import type { A2AError, ErrorDetail } from '@taskwire/core';
-import { GRPC_STATUS } from '@taskwire/core';
+import type { ErrorDetail } from '@taskwire/core';
+import { A2AError, GRPC_STATUS } from '@taskwire/core';
 import { Any } from '../gen/google/protobuf/any.js';
 import { BadRequest, ErrorInfo } from '../gen/google/rpc/error_details.js';
 import { Status } from '../gen/google/rpc/status.js';
@@ -61,6 +61,30 @@ function unpackDetail(any: Any): ErrorDetail {
 export function encodeStatusDetails(error: A2AError): Buffer {
   const details = error.details.map(packDetail).filter((d): d is Any => d !== undefined);
   return Buffer.from(Status.encode({ code: GRPC_STATUS[error.grpcStatus], message: error.message, details }).finish());
+}
+
+/** Most characters of an error message, and of each ErrorInfo metadata value, that a status trailer carries. */
+const MAX_TRAILER_TEXT = 512;
+/** Most bytes of `grpc-status-details-bin`; past it the BadRequest detail is left out (the message still names the fields). */
+const MAX_STATUS_DETAILS = 4096;
+
+const cut = (text: string) => (text.length > MAX_TRAILER_TEXT ? `${text.slice(0, MAX_TRAILER_TEXT)}… (${text.length} characters in all)` : text);
+
+/**
+ * The error as a status trailer can carry it. Trailers are HTTP/2 headers,
+ * whose size is bounded (node will not send a block past 64 KiB, leaving
+ * the call and its connection hanging; gRPC clients refuse far less), but
+ * an error may echo its input: a task id of 100 KB, thousands of field
+ * violations. Long texts are cut, saying how long they were; an error that
+ * needs no cut is returned as it is.
+ */
+export function forTrailers(error: A2AError): A2AError {
+  const long = (text: string) => text.length > MAX_TRAILER_TEXT;
+  const metadata = error.metadata;
+  if (!long(error.message) && !Object.values(metadata).some(long) && encodeStatusDetails(error).length <= MAX_STATUS_DETAILS) return error;
+  const shortMetadata = Object.fromEntries(Object.entries(metadata).map(([key, value]) => [key, cut(value)]));
+  const bounded = new A2AError(error.kind, cut(error.message), shortMetadata, error.extraDetails);
+  return encodeStatusDetails(bounded).length <= MAX_STATUS_DETAILS ? bounded : new A2AError(error.kind, bounded.message, shortMetadata);
 }
 
 /** What a `grpc-status-details-bin` value says: code, message and details in ProtoJSON shape (`@type`). */

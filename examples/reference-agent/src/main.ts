@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// `pnpm start`: the reference agent on every transport. Prints what it serves
+// and how to talk to it; stops cleanly on SIGINT/SIGTERM.
+import { parseOptions, USAGE } from './options.js';
+import { serveAll } from './serve-all.js';
+
+const logger = {
+  warn: (message: string, meta?: Record<string, unknown>) => console.warn(`warn: ${message}`, meta ?? ''),
+  error: (message: string, meta?: Record<string, unknown>) => console.error(`error: ${message}`, meta ?? ''),
+};
+
+let options;
+try {
+  options = parseOptions(process.argv.slice(2).filter((a) => a !== '--'));
+} catch (error) {
+  console.error(`${(error as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (options === 'help') {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const agent = await serveAll(options, logger).catch((error: Error) => {
+  console.error(`Could not start the reference agent: ${error.message}`);
+  process.exit(1);
+});
+const key = options.apiKey ? ` -H 'x-api-key: ${options.apiKey}'` : '';
+console.log(`Taskwire reference agent (${options.store.kind === 'memory' ? 'memory store' : `file store in ${options.store.dir}`})
+  JSON-RPC   ${agent.urls.jsonRpc}
+  HTTP+JSON  ${agent.urls.rest}
+  WebSocket  ${agent.urls.ws}
+  gRPC       ${agent.urls.grpc}
+  card       ${agent.urls.card}
+  web page   ${agent.urls.page}
+
+Try:
+  curl -s ${agent.urls.jsonRpc} -H 'content-type: application/json' -H 'A2A-Version: 1.0'${key} \\
+    -d '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"echo hello"}]}}}'
+  npm run taskwire -- send ${agent.baseUrl} "provide a sunset quote"
+Press Ctrl+C to stop.`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping…`);
+    agent.close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        console.error(`error while stopping: ${error.message}`);
+        process.exit(1);
+      },
+    );
+  });
+}

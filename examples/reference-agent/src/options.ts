@@ -1,0 +1,55 @@
+import { isAbsolute, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+/** The reference agent's command-line options, resolved. */
+export interface AgentOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly grpcPort: number;
+  /** `memory`, or the directory of the file store. */
+  readonly store: { kind: 'memory' } | { kind: 'file'; dir: string };
+  readonly apiKey: string | undefined;
+}
+
+/** The usage text printed by `--help` and on bad options. */
+export const USAGE = `Usage: pnpm start [-- options]
+  --port <n>          HTTP port: JSON-RPC /a2a/jsonrpc, HTTP+JSON /a2a/rest, WebSocket /a2a/ws, card, web page (default 41241)
+  --grpc-port <n>     gRPC port (default: HTTP port + 1)
+  --host <addr>       address to listen on (default 127.0.0.1)
+  --store <s>         memory | file:DIR (default file:./.taskwire-data)
+  --api-key <key>     require this key (x-api-key or Authorization: Bearer)
+  --help              this text`;
+
+/**
+ * Parses the command line. Relative store paths are taken from the directory
+ * the user ran the command in (`INIT_CWD` under pnpm). Throws a TypeError
+ * with a readable message on bad options.
+ */
+export function parseOptions(argv: readonly string[], cwd = process.env.INIT_CWD ?? process.cwd()): AgentOptions | 'help' {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: 'string', default: '41241' },
+      'grpc-port': { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      store: { type: 'string', default: 'file:./.taskwire-data' },
+      'api-key': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) return 'help';
+  const port = Number(values.port);
+  const grpcPort = values['grpc-port'] === undefined ? port + 1 : Number(values['grpc-port']);
+  for (const [name, n] of [['--port', port], ['--grpc-port', grpcPort]] as const) {
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new TypeError(`${name} must be a port number (0-65535)`);
+  }
+  const store = values.store!;
+  let parsed: AgentOptions['store'];
+  if (store === 'memory') parsed = { kind: 'memory' };
+  else if (store.startsWith('file:') && store.length > 5) {
+    const dir = store.slice(5);
+    parsed = { kind: 'file', dir: isAbsolute(dir) ? dir : resolve(cwd, dir) };
+  } else throw new TypeError(`--store must be "memory" or "file:DIR", not "${store}"`);
+  return { host: values.host!, port, grpcPort, store: parsed, apiKey: values['api-key'] };
+}

@@ -1,0 +1,77 @@
+import { apiKeyAuth, createMemoryTaskStore, TaskService, type AuthPolicy, type Logger, type TaskStore } from '@taskwire/core';
+import { FileTaskStore } from '@taskwire/core/file';
+import { grpcInterface, serveGrpc } from '@taskwire/server-grpc';
+import { httpInterfaces, serveA2A } from '@taskwire/server-http';
+import { attachWebSocket, wsInterface } from '@taskwire/server-ws';
+import { referenceAgent } from './agent.js';
+import { referenceAgentCard } from './card.js';
+import type { AgentOptions } from './options.js';
+import { createWebPage } from './web/page-server.js';
+
+/** The URLs a running reference agent serves. */
+export interface RunningAgent {
+  readonly baseUrl: string;
+  readonly urls: { jsonRpc: string; rest: string; ws: string; grpc: string; card: string; page: string };
+  readonly service: TaskService;
+  /** Stops every server, settles running tasks and closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the reference agent on every transport: JSON-RPC, HTTP+JSON, the
+ * card, WebSocket and the web page (at `/`) on one HTTP port, gRPC on
+ * another; one service and one store behind them all. Before serving, tasks
+ * a previous run left submitted or working (it crashed or was killed) are
+ * failed with a message saying so (`TaskService.recover`).
+ */
+export async function serveAll(options: AgentOptions, logger?: Logger): Promise<RunningAgent> {
+  const page = createWebPage({ endpoints: ['POST /a2a/jsonrpc', '/a2a/rest/...', 'GET /.well-known/agent-card.json', 'WebSocket /a2a/ws'], logger });
+  const store: TaskStore =
+    options.store.kind === 'memory' ? createMemoryTaskStore({ maxTasks: 100_000 }) : await FileTaskStore.open(options.store.dir, { logger });
+  const auth: AuthPolicy | undefined = options.apiKey
+    ? { authenticate: apiKeyAuth({ [options.apiKey]: 'api-key-user' }), challenge: 'ApiKey header="x-api-key"' }
+    : undefined;
+  const card = referenceAgentCard([]);
+  const service = new TaskService({ store, agent: referenceAgent, card, ...(logger && { logger }) });
+  // Tasks a crashed or killed run left submitted or working fail now, saying so, instead of hanging forever.
+  await service.recover();
+  const opened: (() => Promise<void>)[] = [() => store.close()];
+  const abandon = async (error: unknown): Promise<never> => {
+    for (const close of opened.reverse()) await close().catch(() => undefined);
+    throw error;
+  };
+  const grpc = await serveGrpc({ service, port: options.grpcPort, host: options.host, ...(auth && { auth }), ...(logger && { logger }) }).catch(abandon);
+  opened.push(() => grpc.close(1_000));
+  let wsUrl = '';
+  const http = await serveA2A({
+    service,
+    port: options.port,
+    host: options.host,
+    ...(auth && { auth }),
+    ...(logger && { logger }),
+    fallback: page.handle,
+    card: (baseUrl) => {
+      wsUrl = `${baseUrl.replace(/^http/, 'ws')}/a2a/ws`;
+      return { ...card, supportedInterfaces: [...httpInterfaces(baseUrl), grpcInterface(grpc.url), wsInterface(wsUrl)] };
+    },
+  }).catch(abandon);
+  const ws = attachWebSocket({ server: http.server, service, path: '/a2a/ws', ...(auth && { auth }), ...(logger && { logger }) });
+  return {
+    baseUrl: http.url,
+    urls: {
+      jsonRpc: `${http.url}/a2a/jsonrpc`,
+      rest: `${http.url}/a2a/rest`,
+      ws: wsUrl,
+      grpc: grpc.url,
+      card: `${http.url}/.well-known/agent-card.json`,
+      page: `${http.url}/`,
+    },
+    service,
+    async close() {
+      await ws.close(1_000);
+      await Promise.all([http.close(), grpc.close(1_000)]);
+      await service.close();
+      await store.close();
+    },
+  };
+}

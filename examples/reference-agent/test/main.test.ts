@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..');
+const children: ChildProcess[] = [];
+
+/** Starts `src/main.ts` as `pnpm start` does and resolves with its printed URLs once it is ready. */
+function start(args: string[]): Promise<{ child: ChildProcess; output: string; jsonRpc: string; card: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts', ...args], { cwd: root });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before it was ready:\n${output}`)));
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('Press Ctrl+C to stop.')) {
+        const url = (name: string) => new RegExp(`${name}\\s+(\\S+)`).exec(output)![1]!;
+        resolve({ child, output, jsonRpc: url('JSON-RPC'), card: url('card') });
+      }
+    });
+  });
+}
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('pnpm start (src/main.ts)', () => {
+  it('serves every transport with a file store, answers echo, and stops cleanly on SIGTERM', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'taskwire-main-'));
+    try {
+      const agent = await start(['--port', '0', '--grpc-port', '0', '--store', `file:${dir}`]);
+      for (const label of ['JSON-RPC', 'HTTP+JSON', 'WebSocket', 'gRPC', 'card', 'web page', 'curl']) expect(agent.output).toContain(label);
+      const card = await (await fetch(agent.card)).json();
+      expect(card.supportedInterfaces.map((i: { protocolBinding: string }) => i.protocolBinding)).toEqual([
+        'JSONRPC',
+        'HTTP+JSON',
+        'GRPC',
+        'https://taskwire.dev/bindings/trpc-ws/v1',
+      ]);
+      const reply = await fetch(agent.jsonRpc, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'echo hi' }] } } }),
+      });
+      const body = await reply.json();
+      expect(body.result.task.status.message.parts).toEqual([{ text: 'hi' }]);
+      expect(await readdir(dir)).toContain('tasks.log');
+      const exit = exited(agent.child);
+      agent.child.kill('SIGTERM');
+      expect(await exit).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('with --api-key, refuses calls without the key', async () => {
+    const agent = await start(['--port', '0', '--grpc-port', '0', '--store', 'memory', '--api-key', 'sekret']);
+    const call = (headers: Record<string, string>) =>
+      fetch(agent.jsonRpc, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }),
+      });
+    expect((await call({})).status).toBe(401);
+    expect((await call({ 'x-api-key': 'sekret' })).status).toBe(200);
+  });
+
+  it('rejects a bad option with the usage text and exit code 2', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts', '--store', 'nowhere'], { cwd: root });
+    children.push(child);
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    expect(await exited(child)).toBe(2);
+    expect(err).toContain('--store must be');
+    expect(err).toContain('Usage:');
+  });
+});

@@ -1,0 +1,120 @@
+// Test kit of the web page's browser tests: Debian's headless Chromium driven
+// by playwright-core (no browser download), the reference agent in-process,
+// and a snapshot of what the page shows.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { serveAll, type RunningAgent } from '../src/serve-all.js';
+
+/** Where Debian's `chromium` package puts the browser (scripts/install-browser.sh installs it). */
+export const CHROMIUM = '/usr/bin/chromium';
+
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A headless Chromium with a fresh profile (`--user-data-dir` in a new temporary directory). */
+export interface Browser {
+  readonly context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/**
+ * Launches headless Chromium from {@link CHROMIUM}. Throws (the tests fail,
+ * they are not skipped) when it is missing, saying how to install it.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}: run "scripts/install-browser.sh" as root (it runs apt-get install chromium), then run the tests again.`);
+  }
+  const profile = await mkdtemp(join(tmpdir(), 'taskwire-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1000, height: 900 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts the reference agent on free ports with a memory store (each agent is its own origin, so its own localStorage). */
+export function startAgent(apiKey?: string): Promise<RunningAgent> {
+  return serveAll({ host: '127.0.0.1', port: 0, grpcPort: 0, store: { kind: 'memory' }, apiKey });
+}
+
+/** Opens the page in a new tab and resolves once its script has connected. Page errors are collected in `errors`. */
+export async function openPage(browser: Browser, url: string, errors: string[]): Promise<Page> {
+  const page = await browser.context.newPage();
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+  return page;
+}
+
+/** Types `text` in the composer and sends it (the click waits until Send is enabled, i.e. the previous turn ended). */
+export async function say(page: Page, text: string): Promise<void> {
+  await page.fill('#input', text);
+  await page.click('#send');
+}
+
+/** Waits until turn `index` (0-based) shows `state` (e.g. `TASK_STATE_COMPLETED`) and the page is not streaming. */
+export async function waitForTurn(page: Page, index: number, state: string): Promise<void> {
+  await page.waitForSelector(`#log > article.turn:nth-child(${index + 1})[data-state="${state}"]`, { state: 'attached' });
+  await page.waitForSelector('body[data-busy="false"]', { state: 'attached' });
+}
+
+/** What the page shows of one turn. */
+export interface ShownTurn {
+  taskId: string;
+  state: string;
+  stateLabel: string;
+  refs: string[];
+  messages: [role: string, text: string][];
+  artifacts: { id: string; complete: boolean; text: string }[];
+  progress: { current: number; total: number } | null;
+}
+
+/** Reads every turn the page shows (artifact text without its trailing newlines). */
+export function shownTurns(page: Page): Promise<ShownTurn[]> {
+  return page.$$eval('#log > article.turn', (turns) =>
+    turns.map((turn) => {
+      const progress = turn.querySelector('.progress');
+      return {
+        taskId: turn.getAttribute('data-task-id') ?? '',
+        state: turn.getAttribute('data-state') ?? '',
+        stateLabel: turn.querySelector('.state')?.textContent ?? '',
+        refs: [...turn.querySelectorAll('.refs .ref')].map((r) => r.textContent ?? ''),
+        messages: [...turn.querySelectorAll('.msg')].map((m) => [m.getAttribute('data-role') ?? '', (m as HTMLElement).innerText] as [string, string]),
+        artifacts: [...turn.querySelectorAll('.artifact')].map((a) => ({
+          id: a.getAttribute('data-artifact-id') ?? '',
+          complete: a.getAttribute('data-complete') === 'true',
+          text: (a.querySelector('.artifact-body') as HTMLElement).innerText.replace(/\n+$/, ''),
+        })),
+        progress: progress ? { current: Number(progress.getAttribute('data-current')), total: Number(progress.getAttribute('data-total')) } : null,
+      };
+    }),
+  );
+}
+
+/** Waits until the first turn's progress reaches at least `current`; resolves with the value shown then. */
+export async function waitForProgress(page: Page, current: number): Promise<number> {
+  const handle = await page.waitForFunction((min) => {
+    const value = Number(document.querySelector('#log > article.turn .progress')?.getAttribute('data-current'));
+    return value >= min ? value : undefined;
+  }, current);
+  return (await handle.jsonValue()) as number;
+}
