@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MethodName, ParamsOf } from '../methods.js';
 import { findMethod, METHODS } from '../methods.js';
-import { parseParams } from '../service/task-service.js';
+import { parseParams } from '../service/service-options.js';
 import { v03ParamsToV1, v1ParamsToV03 } from './v03-params.js';
 
 const text = (t: string) => ({ kind: 'text', text: t });

@@ -1,5 +1,6 @@
 export * from './call-context.js';
 export * from './task-stream.js';
+export * from './service-options.js';
 export * from './task-service.js';
 export { TaskEngine, TransitionFailure } from './task-engine.js';
 export type { Applied } from './task-engine.js';

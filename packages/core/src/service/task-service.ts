@@ -1,14 +1,12 @@
 import type { Agent } from '../agent/agent.js';
-import { A2AError, invalidParams, taskNotFound } from '../errors.js';
+import { A2AError, taskNotFound } from '../errors.js';
 import { createTask } from '../lifecycle/index.js';
-import type { MethodName, ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
-import { METHODS } from '../methods.js';
-import type { PushOptions } from '../push/push-config-store.js';
+import type { ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
 import { PushConfigMethods, pushNotSupported, pushSupported } from '../push/push-configs.js';
 import type { AgentCard, SendMessageRequest, Task } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
 import { projectTask } from '../store/list-tasks.js';
-import type { TaskRecord, TaskStore } from '../store/task-store.js';
+import type { TaskRecord } from '../store/task-store.js';
 import type { Logger } from './agent-run.js';
 import { AgentRunner } from './agent-run.js';
 import type { CallContext } from './call-context.js';
@@ -17,44 +15,8 @@ import { TaskEngine, TransitionFailure } from './task-engine.js';
 import type { StreamEvent } from './task-stream.js';
 import { followTask, stateOf } from './task-stream.js';
 import { randomId } from './random-id.js';
-
-/** How a {@link TaskService} is built. */
-export interface TaskServiceOptions {
-  readonly store: TaskStore;
-  readonly agent: Agent;
-  /** The public card; its capabilities gate streaming, push and the extended card. */
-  readonly card?: AgentCard;
-  /** The card served by GetExtendedAgentCard (needs `capabilities.extendedAgentCard`). */
-  readonly extendedCard?: AgentCard | ((context: CallContext) => AgentCard | Promise<AgentCard>);
-  /** History returned when a request leaves historyLength unset; default: all of it. */
-  readonly defaultHistoryLength?: number;
-  /**
-   * What a message naming an unknown taskId does: `reject` (the v1.0 rule,
-   * TaskNotFound) or `create` a task with that id (for v0.3 clients that
-   * pick task ids themselves). Default `reject`; a call can ask for
-   * `create` with `CallContext.clientTaskIds`.
-   */
-  readonly unknownTaskId?: 'reject' | 'create';
-  /**
-   * Push notifications: where configs live and what sends them. The four
-   * push-config methods (and a config in SendMessage) work only with this
-   * set and, when there is a card, `capabilities.pushNotifications: true`;
-   * otherwise they answer PushNotificationNotSupported.
-   */
-  readonly push?: PushOptions;
-  readonly logger?: Logger;
-  /** Makes task, context and message ids (default: random version 4 UUIDs). */
-  readonly newId?: () => string;
-  /** The clock for status timestamps (default: the system clock). */
-  readonly now?: () => Date;
-}
-
-/** Every operation of the method table as a service method: unary ones resolve, stream ones open a stream. */
-export type A2AHandlers = {
-  [M in UnaryMethodName]: (params: ParsedParamsOf<M>, context: CallContext) => Promise<ResultOf<M>>;
-} & {
-  [M in StreamMethodName]: (params: ParsedParamsOf<M>, context: CallContext) => Promise<AsyncIterable<StreamEvent>>;
-};
+import type { A2AHandlers, TaskServiceOptions } from './service-options.js';
+import { parseParams } from './service-options.js';
 
 /**
  * The transport-free A2A service: implements every operation of the method
@@ -344,11 +306,4 @@ export class TaskService implements A2AHandlers {
     if (!this.push) throw pushNotSupported();
     return this.push;
   }
-}
-
-/** Validates raw params against the method table; throws InvalidParams naming each bad field. */
-export function parseParams<M extends MethodName>(method: M, params: unknown): ParsedParamsOf<M> {
-  const result = METHODS[method].params.safeParse(params ?? {});
-  if (!result.success) throw invalidParams(result.error);
-  return result.data as ParsedParamsOf<M>;
 }
