@@ -1,8 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BinaryWriter } from '@bufbuild/protobuf/wire';
 import * as grpc from '@grpc/grpc-js';
+import { type ServerProcess, startServerProcess } from './server-process.js';
+
+/** A benchmarked gRPC server running in its own process (url: `127.0.0.1:<port>`). */
+export type GrpcServerProcess = ServerProcess;
 
 /** The rpc paths the gRPC benchmark calls (lf.a2a.v1.A2AService). */
 export const PATHS = {
@@ -10,59 +12,11 @@ export const PATHS = {
   SendStreamingMessage: '/lf.a2a.v1.A2AService/SendStreamingMessage',
 } as const;
 
-/** A benchmarked gRPC server running in its own process. */
-export interface GrpcServerProcess {
-  readonly kind: string;
-  /** `127.0.0.1:<port>`. */
-  readonly url: string;
-  /** CPU seconds (user + system) the server process has used so far; NaN where /proc is not available. */
-  cpuSeconds(): number;
-  stop(): Promise<void>;
-}
-
-/** CPU seconds a process has used, from /proc/<pid>/stat (utime + stime, in clock ticks of 1/100 s). */
-function cpuSecondsOf(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 const SERVER_SCRIPT = fileURLToPath(new URL('./grpc-servers.ts', import.meta.url));
 
-/** Starts `grpc-servers.ts <kind>` with this process's node flags (tsx, `source` condition) and waits for `READY <port>`. */
+/** Starts `grpc-servers.ts <kind>` in its own process; its url is `127.0.0.1:<port>`. */
 export function startGrpcServer(kind: string, env: Record<string, string> = {}): Promise<GrpcServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, SERVER_SCRIPT, kind], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onExit = (code: number | null) => reject(new Error(`the ${kind} gRPC server exited (${code}) before it was ready`));
-    child.once('exit', onExit);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = /READY (\d+)/.exec(out);
-      if (!ready) return;
-      child.off('exit', onExit);
-      child.stdout!.removeAllListeners('data');
-      child.stdout!.resume();
-      resolve({
-        kind,
-        url: `127.0.0.1:${ready[1]}`,
-        cpuSeconds: () => cpuSecondsOf(child.pid),
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
+  return startServerProcess(SERVER_SCRIPT, kind, (port) => `127.0.0.1:${port}`, env);
 }
 
 /**

@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { JSON_RPC_PATH } from './http-servers.js';
+import { type ServerProcess, startServerProcess } from './server-process.js';
+
+export type { ServerProcess } from './server-process.js';
 
 /** The part of autocannon's result the benchmark reads. */
 export interface LoadResult {
@@ -27,58 +28,11 @@ interface LoadOptions {
 // autocannon ships no types; this is the one call the benchmark makes.
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: LoadOptions) => Promise<LoadResult>;
 
-/** A benchmarked server running in its own process. */
-export interface ServerProcess {
-  readonly kind: string;
-  readonly url: string;
-  /** CPU seconds (user + system) the server process has used so far; NaN where /proc is not available. */
-  cpuSeconds(): number;
-  stop(): Promise<void>;
-}
-
-/** CPU time of a process from /proc/<pid>/stat (utime + stime, in clock ticks of 1/100 s on Linux). */
-function cpuSecondsOf(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 const SERVER_SCRIPT = fileURLToPath(new URL('./http-servers.ts', import.meta.url));
 
-/** Starts `http-servers.ts <kind>` (same node flags as this process, so tsx and the `source` condition apply) and waits for READY. */
+/** Starts `http-servers.ts <kind>` in its own process; its url is the JSON-RPC endpoint. */
 export function startServer(kind: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, SERVER_SCRIPT, kind], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onExit = (code: number | null) => reject(new Error(`the ${kind} server exited (${code}) before it was ready`));
-    child.once('exit', onExit);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = /READY (\d+)/.exec(out);
-      if (!ready) return;
-      child.off('exit', onExit);
-      child.stdout!.removeAllListeners('data');
-      child.stdout!.resume();
-      resolve({
-        kind,
-        url: `http://127.0.0.1:${ready[1]}${JSON_RPC_PATH}`,
-        cpuSeconds: () => cpuSecondsOf(child.pid),
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
+  return startServerProcess(SERVER_SCRIPT, kind, (port) => `http://127.0.0.1:${port}${JSON_RPC_PATH}`, env);
 }
 
 /** The JSON-RPC request body of `method` with one user text message (v1.0 shapes). */

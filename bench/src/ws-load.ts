@@ -7,45 +7,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
+import { type ServerProcess, startServerProcess } from './server-process.js';
+
+/** A server child process. */
+export type WsServerProcess = ServerProcess;
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./ws-servers.ts', import.meta.url));
 
-/** A server child process. */
-export interface WsServerProcess {
-  readonly kind: string;
-  readonly url: string;
-  stop(): Promise<void>;
-}
-
 /** Starts `ws-servers.ts <kind>` in its own process; resolves with its URL once it listens. */
 export function startWsServer(kind: string, env: Record<string, string> = {}): Promise<WsServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, SERVER_SCRIPT, kind], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onExit = (code: number | null) => reject(new Error(`the ${kind} WebSocket server exited (${code}) before it was ready`));
-    child.once('exit', onExit);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = /READY (\S+)/.exec(out);
-      if (!ready) return;
-      child.off('exit', onExit);
-      child.stdout!.removeAllListeners('data');
-      child.stdout!.resume();
-      resolve({
-        kind,
-        url: ready[1]!,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
+  return startServerProcess(SERVER_SCRIPT, kind, (url) => url, env);
 }
 
 /** Runs `ws-servers.ts ceiling-<mode>`: the TaskService driven in-process, in its own process. */
