@@ -1,40 +1,10 @@
-/**
- * Time as the client's waiting logic sees it: a monotonic-enough `now()` in
- * milliseconds and an abortable `sleep`. Every delay the client takes
- * (polling backoff, retries, stream resumption) goes through a `Clock`, so
- * tests can pass a {@link SteppedClock} and never sleep for real.
- */
-export interface Clock {
-  /** The current time in milliseconds. */
-  now(): number;
-  /**
-   * Resolves after `ms` milliseconds; rejects with `signal.reason` as soon as
-   * `signal` aborts (at once when it already has).
-   */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
+import type { Clock } from '@taskwire/core';
+
+export type { Clock } from '@taskwire/core';
+export { systemClock } from '@taskwire/core';
 
 /** A random source returning numbers in [0, 1), like `Math.random`. */
 export type Random = () => number;
-
-/** The real clock: `Date.now()` and `setTimeout` (works in browsers and Node). */
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep(ms, signal) {
-    return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal!.reason);
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, Math.max(0, ms));
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-  },
-};
 
 interface Sleeper {
   readonly due: number;

@@ -1,5 +1,6 @@
 export * from './schema/index.js';
 export * from './errors.js';
+export * from './clock.js';
 export * from './auth.js';
 export * from './version.js';
 export * from './lifecycle/index.js';

@@ -1,32 +1,5 @@
-/**
- * Time as the delivery sees it: `now()` in milliseconds and an abortable
- * `sleep` that rejects with `signal.reason` when `signal` aborts. The same
- * shape as `@taskwire/client`'s `Clock`, so its `SteppedClock` drives the
- * delivery in tests without real waiting.
- */
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-/** The real clock: `Date.now()` and `setTimeout`. */
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep(ms, signal) {
-    return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal!.reason);
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, Math.max(0, ms));
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-  },
-};
+export type { Clock } from '../clock.js';
+export { systemClock } from '../clock.js';
 
 /** When to give up on a notification and how long to wait between attempts. */
 export interface RetryPolicy {
