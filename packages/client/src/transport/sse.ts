@@ -1,5 +1,6 @@
 import type { CallOptions } from '@taskwire/core';
 import { A2AError } from '@taskwire/core';
+import { parseRetryAfter, TRANSIENT_HTTP_STATUSES, TransientError } from '../transient.js';
 
 /**
  * Server-Sent Events parsing, and the fetch plumbing the JSON-RPC and
@@ -85,7 +86,9 @@ export interface FetchTransportOptions {
 /**
  * Sends one request: merges headers (transport, then call, then `extra`),
  * applies the call's signal and timeout, and turns network failures and
- * timeouts into A2AErrors that say what to check. A caller's own abort is
+ * timeouts into A2AErrors that say what to check: a network failure, or an
+ * HTTP 408/429/502/503/504, is a {@link TransientError} (retried on
+ * idempotent calls, with `Retry-After` honoured). A caller's own abort is
  * rethrown as it is.
  */
 export async function send(
@@ -98,13 +101,24 @@ export async function send(
   const signals = [call?.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
   const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   const headers = { 'a2a-version': A2A_VERSION, ...options.headers, ...call?.headers, ...init.headers };
+  let response: Response;
   try {
-    return await (options.fetch ?? fetch)(url, { method: init.method, headers, body: init.body, signal });
+    response = await (options.fetch ?? fetch)(url, { method: init.method, headers, body: init.body, signal });
   } catch (error) {
     if (call?.signal?.aborted) throw call.signal.reason ?? error;
     if (timeout?.aborted) throw new A2AError('Internal', `The call to ${url} timed out after ${call!.timeoutMs} ms`);
-    throw new A2AError('Internal', `Could not reach the agent at ${url} (${(error as Error).message}); check the URL and that the agent is running`);
+    throw new TransientError(`Could not reach the agent at ${url} (${(error as Error).message}); check the URL and that the agent is running`, {
+      cause: error,
+    });
   }
+  if (TRANSIENT_HTTP_STATUSES.has(response.status)) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new TransientError(`The agent at ${url} answered HTTP ${response.status}; try again later`, {
+      status: response.status,
+      retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+    });
+  }
+  return response;
 }
 
 /** True when a response carries an SSE body. */
