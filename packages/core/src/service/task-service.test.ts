@@ -190,3 +190,37 @@ describe('TaskService.close', () => {
     expect((await service.unary('GetTask', { id: waiting.id })).status.state).toBe('TASK_STATE_INPUT_REQUIRED');
   });
 });
+
+describe('SubscribeToTask resume', () => {
+  it('a resume that missed nothing repeats nothing: it gets only later events, or none at an interrupted state', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { service } = serviceWith(async (ctx) => {
+      if (ctx.text === 'ask') return ctx.inputRequired('more?');
+      await ctx.working('step 1');
+      await gate;
+      await ctx.complete('done');
+    });
+    const asked = await send(service, 'ask');
+    const lastOfAsked = [];
+    for await (const e of await service.stream('SubscribeToTask', { id: asked.id })) lastOfAsked.push(e.sequence);
+    const quiet = [];
+    for await (const e of await service.stream('SubscribeToTask', { id: asked.id, afterSequence: lastOfAsked.at(-1)! })) quiet.push(e);
+    expect(quiet).toEqual([]);
+
+    const running = await service.unary('SendMessage', { ...user('run'), configuration: { returnImmediately: true } });
+    if (!('task' in running)) throw new Error('expected a task');
+    let upTo = 0;
+    for await (const e of await service.stream('SubscribeToTask', { id: running.task.id })) {
+      upTo = e.sequence;
+      if (stateOf(e.response) === 'TASK_STATE_WORKING') break;
+    }
+    const resumed = await service.stream('SubscribeToTask', { id: running.task.id, afterSequence: upTo });
+    release();
+    const later = [];
+    for await (const e of resumed) later.push(e);
+    expect(later.every((e) => e.sequence > upTo)).toBe(true);
+    expect(later.some((e) => 'task' in e.response)).toBe(false);
+    expect(stateOf(later.at(-1)!.response)).toBe('TASK_STATE_COMPLETED');
+  });
+});

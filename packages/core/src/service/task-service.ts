@@ -4,7 +4,7 @@ import { createTask } from '../lifecycle/index.js';
 import type { ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
 import { PushConfigMethods, pushNotSupported, pushSupported } from '../push/push-configs.js';
 import type { AgentCard, SendMessageRequest, Task } from '../schema/index.js';
-import { isSettled, isTerminal } from '../schema/index.js';
+import { isInterrupted, isSettled, isTerminal } from '../schema/index.js';
 import { projectTask } from '../store/list-tasks.js';
 import type { TaskRecord } from '../store/task-store.js';
 import type { Logger } from './agent-run.js';
@@ -150,8 +150,14 @@ export class TaskService implements A2AHandlers {
       return followTask(this.engine, subscription, { head: [], replayUntil: record.lastSequence, signal: context.signal });
     }
     const subscription = this.engine.hub.subscribe(params.id, record.lastSequence);
-    const head = { sequence: record.lastSequence, response: { task: this.project(record.task) } };
-    return followTask(this.engine, subscription, { head: [head], replayUntil: record.lastSequence, signal: context.signal });
+    // A resume that missed nothing gets only what comes next (no repeated snapshot); at an interrupted state, nothing.
+    const upToDate = after !== undefined && after >= record.lastSequence;
+    if (upToDate && isInterrupted(record.task.status.state)) {
+      this.engine.hub.unsubscribe(subscription);
+      return (async function* () {})();
+    }
+    const head = upToDate ? [] : [{ sequence: record.lastSequence, response: { task: this.project(record.task) } }];
+    return followTask(this.engine, subscription, { head, replayUntil: record.lastSequence, signal: context.signal });
   }
 
   async CreateTaskPushNotificationConfig(params: ParsedParamsOf<'CreateTaskPushNotificationConfig'>, context: CallContext): Promise<ResultOf<'CreateTaskPushNotificationConfig'>> {
