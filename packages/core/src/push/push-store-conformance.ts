@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { StoreContext, StoreHarness } from '../store/store-conformance-fixtures.js';
+import { withConformanceStore } from '../store/store-conformance-fixtures.js';
 import type { PushConfigStore, PushDeadLetter, StoredPushConfig } from './push-config-store.js';
 
 /** What a push store conformance run opens for each test: a fresh, empty store. */
-export interface PushConfigStoreHarness {
-  readonly store: PushConfigStore;
-  /** Opens a new store on the same data (durable adapters); the suite closes the previous one first. */
-  readonly reopen?: () => Promise<PushConfigStore>;
-  /** Removes what the store left behind; called after the store is closed. */
-  readonly cleanup?: () => Promise<void>;
-}
+export type PushConfigStoreHarness = StoreHarness<PushConfigStore>;
 
 /** A stored config for tests: task `taskId`, config `id`, owner `alice` unless given. */
 export function testPushConfig(taskId: string, id: string, delivered = 0, extra: Partial<StoredPushConfig['config']> = {}, owner = 'alice'): StoredPushConfig {
@@ -43,24 +39,7 @@ export function runPushConfigStoreConformance(
   open: () => Promise<PushConfigStoreHarness>,
   options: { readonly durable?: boolean } = {},
 ): void {
-  const run = (fn: (ctx: { store: PushConfigStore; reopen: () => Promise<PushConfigStore> }) => Promise<void>) => async () => {
-    const harness = await open();
-    const ctx = {
-      store: harness.store,
-      async reopen() {
-        if (!harness.reopen) throw new Error('this store has no reopen');
-        await ctx.store.close();
-        ctx.store = await harness.reopen();
-        return ctx.store;
-      },
-    };
-    try {
-      await fn(ctx);
-    } finally {
-      await ctx.store.close().catch(() => undefined);
-      await harness.cleanup?.();
-    }
-  };
+  const run = (fn: (ctx: StoreContext<PushConfigStore>) => Promise<void>) => () => withConformanceStore(open, fn);
 
   describe(`PushConfigStore conformance: ${name}`, () => {
     it('stores a config and returns it; an unknown one is undefined', run(async ({ store }) => {

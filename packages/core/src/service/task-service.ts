@@ -4,7 +4,7 @@ import { createTask } from '../lifecycle/index.js';
 import type { ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
 import { PushConfigMethods, pushNotSupported, pushSupported } from '../push/push-configs.js';
 import type { AgentCard, SendMessageRequest, Task } from '../schema/index.js';
-import { isInterrupted, isSettled, isTerminal } from '../schema/index.js';
+import { isSettled, isTerminal } from '../schema/index.js';
 import { projectTask } from '../store/list-tasks.js';
 import type { TaskRecord } from '../store/task-store.js';
 import type { Logger } from './agent-run.js';
@@ -13,7 +13,7 @@ import type { CallContext } from './call-context.js';
 import { ownerOf } from './call-context.js';
 import { TaskEngine, TransitionFailure } from './task-engine.js';
 import type { StreamEvent } from './task-stream.js';
-import { followTask, stateOf } from './task-stream.js';
+import { followTask, stateOf, subscribeToTask } from './task-stream.js';
 import { randomId } from './random-id.js';
 import type { A2AHandlers, TaskServiceOptions } from './service-options.js';
 import { parseParams } from './service-options.js';
@@ -135,29 +135,11 @@ export class TaskService implements A2AHandlers {
   async SubscribeToTask(params: ParsedParamsOf<'SubscribeToTask'>, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
     this.requireStreaming();
     const record = await this.visible(params.id, context, params.tenant);
-    const after = params.afterSequence;
-    const resumable = after !== undefined && after < record.lastSequence && (await this.retained(record, after));
-    if (isTerminal(record.task.status.state) && !resumable) {
-      throw new A2AError(
-        'UnsupportedOperation',
-        `Task ${params.id} is ${record.task.status.state}; there is nothing to subscribe to (use GetTask to read it)`,
-        { taskId: params.id },
-      );
-    }
-    if (resumable) {
-      const subscription = this.engine.hub.subscribe(params.id, after);
-      subscription.catchUp();
-      return followTask(this.engine, subscription, { head: [], replayUntil: record.lastSequence, signal: context.signal });
-    }
-    const subscription = this.engine.hub.subscribe(params.id, record.lastSequence);
-    // A resume that missed nothing gets only what comes next (no repeated snapshot); at an interrupted state, nothing.
-    const upToDate = after !== undefined && after >= record.lastSequence;
-    if (upToDate && isInterrupted(record.task.status.state)) {
-      this.engine.hub.unsubscribe(subscription);
-      return (async function* () {})();
-    }
-    const head = upToDate ? [] : [{ sequence: record.lastSequence, response: { task: this.project(record.task) } }];
-    return followTask(this.engine, subscription, { head, replayUntil: record.lastSequence, signal: context.signal });
+    return subscribeToTask(this.engine, record, {
+      afterSequence: params.afterSequence,
+      snapshot: (task) => this.project(task),
+      signal: context.signal,
+    });
   }
 
   async CreateTaskPushNotificationConfig(params: ParsedParamsOf<'CreateTaskPushNotificationConfig'>, context: CallContext): Promise<ResultOf<'CreateTaskPushNotificationConfig'>> {
@@ -290,10 +272,7 @@ export class TaskService implements A2AHandlers {
     return record;
   }
 
-  private async retained(record: TaskRecord, after: number): Promise<boolean> {
-    const [first] = await this.options.store.readEvents(record.task.id, after, 1);
-    return first !== undefined && first.sequence === after + 1;
-  }
+
 
   private project(task: Task, historyLength?: number): Task {
     const n = historyLength ?? this.options.defaultHistoryLength;

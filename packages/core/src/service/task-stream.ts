@@ -1,4 +1,6 @@
-import type { StreamResponse, TaskState } from '../schema/index.js';
+import { A2AError } from '../errors.js';
+import type { StreamResponse, Task, TaskState } from '../schema/index.js';
+import type { TaskRecord } from '../store/task-store.js';
 import { isInterrupted, isTerminal } from '../schema/index.js';
 import type { Subscription } from './event-hub.js';
 import type { TaskEngine } from './task-engine.js';
@@ -67,4 +69,50 @@ function ends(state: TaskState | undefined, sequence: number, replayUntil: numbe
   if (!state) return false;
   if (isTerminal(state)) return true;
   return isInterrupted(state) && sequence >= replayUntil;
+}
+
+/** How {@link subscribeToTask} opens a stream. */
+export interface SubscribeOptions {
+  /** The caller's resume point: the last sequence it has. */
+  readonly afterSequence?: number | undefined;
+  /** The task as the stream's first item shows it (history projection). */
+  readonly snapshot: (task: Task) => Task;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * SubscribeToTask over a visible task record:
+ * - with `afterSequence` older than the log's end (and still retained), the
+ *   events after it are replayed, then live ones follow;
+ * - with `afterSequence` at the end (nothing missed), only later events come,
+ *   and none at an interrupted state;
+ * - otherwise the stream starts with the current task, then live events;
+ * - a terminal task with nothing to replay is UnsupportedOperation.
+ */
+export async function subscribeToTask(engine: TaskEngine, record: TaskRecord, options: SubscribeOptions): Promise<AsyncIterable<StreamEvent>> {
+  const { task, lastSequence } = record;
+  const after = options.afterSequence;
+  const resumable = after !== undefined && after < lastSequence && (await retained(engine, task.id, after));
+  if (isTerminal(task.status.state) && !resumable) {
+    throw new A2AError('UnsupportedOperation', `Task ${task.id} is ${task.status.state}; there is nothing to subscribe to (use GetTask to read it)`, {
+      taskId: task.id,
+    });
+  }
+  const follow = { replayUntil: lastSequence, signal: options.signal };
+  if (resumable) {
+    const subscription = engine.hub.subscribe(task.id, after);
+    subscription.catchUp();
+    return followTask(engine, subscription, { ...follow, head: [] });
+  }
+  const upToDate = after !== undefined && after >= lastSequence;
+  if (upToDate && isInterrupted(task.status.state)) return (async function* () {})();
+  const subscription = engine.hub.subscribe(task.id, lastSequence);
+  const head = upToDate ? [] : [{ sequence: lastSequence, response: { task: options.snapshot(task) } }];
+  return followTask(engine, subscription, { ...follow, head });
+}
+
+/** True when the store still has the event right after `after` (a resume from there has no gap). */
+async function retained(engine: TaskEngine, taskId: string, after: number): Promise<boolean> {
+  const [first] = await engine.store.readEvents(taskId, after, 1);
+  return first !== undefined && first.sequence === after + 1;
 }

@@ -1,36 +1,45 @@
 import type { StreamResponse, Task, TaskState } from '../schema/task.js';
 import type { CommitRequest, TaskStore } from './task-store.js';
 
-/** What a conformance run opens for each test: a fresh, empty store. */
-export interface TaskStoreHarness {
-  readonly store: TaskStore;
+/** What a conformance run opens for each test: a fresh, empty store of any kind that can be closed. */
+export interface StoreHarness<S extends { close(): Promise<void> }> {
+  readonly store: S;
   /**
    * Opens a new store on the same data. The suite closes the previous store
    * first. Provide it for durable adapters: the suite then checks that every
-   * acknowledged commit survives.
+   * acknowledged write survives.
    */
-  readonly reopen?: () => Promise<TaskStore>;
+  readonly reopen?: () => Promise<S>;
   /** Removes whatever the store left behind (temp dirs); called after the store is closed. */
   readonly cleanup?: () => Promise<void>;
 }
 
+/** The harness of the TaskStore suite. */
+export type TaskStoreHarness = StoreHarness<TaskStore>;
+
 /** A harness as a test sees it: `store` follows `reopen`. */
-export interface ConformanceContext {
-  store: TaskStore;
+export interface StoreContext<S> {
+  store: S;
   /** Closes `store`, reopens it (when the adapter is durable) and returns the new one. */
-  reopen(): Promise<TaskStore>;
+  reopen(): Promise<S>;
 }
+
+/** The context of a TaskStore conformance test. */
+export type ConformanceContext = StoreContext<TaskStore>;
 
 /** Wraps a conformance test body as a vitest test function. */
 export type ConformanceRunner = (fn: (ctx: ConformanceContext) => Promise<void>) => () => Promise<void>;
 
-/** Runs `fn` on a fresh store from `open`, then closes the store and cleans up. */
-export async function withConformanceStore(
-  open: () => Promise<TaskStoreHarness>,
-  fn: (ctx: ConformanceContext) => Promise<void>,
+/**
+ * Runs `fn` on a fresh store from `open`, then closes the store and cleans
+ * up. Shared by every store conformance suite (tasks, push configs).
+ */
+export async function withConformanceStore<S extends { close(): Promise<void> }>(
+  open: () => Promise<StoreHarness<S>>,
+  fn: (ctx: StoreContext<S>) => Promise<void>,
 ): Promise<void> {
   const harness = await open();
-  const ctx: ConformanceContext = {
+  const ctx: StoreContext<S> = {
     store: harness.store,
     async reopen() {
       if (!harness.reopen) throw new Error('this store has no reopen');
