@@ -95,6 +95,49 @@ const CASES: readonly Case[] = [
     expect: (v) => expect(v.artifacts.map((a) => [a.artifact.parts, a.complete])).toEqual([[[{ text: 'short' }], true]]),
   },
   {
+    name: "a running task's snapshot (a reloaded page) shows its newest artifact as still streaming, the earlier ones complete",
+    events: [
+      {
+        task: {
+          id: 't1',
+          contextId: 'ctx',
+          status: { state: 'TASK_STATE_WORKING' },
+          artifacts: [
+            { artifactId: 'a', parts: [{ text: 'done' }] },
+            { artifactId: 'b', parts: [{ text: 'chunk 1' }] },
+          ],
+        },
+      },
+    ],
+    messages: [],
+    expect: (v) => expect(v.artifacts.map((a) => [a.artifact.artifactId, a.complete])).toEqual([['a', true], ['b', false]]),
+  },
+  {
+    name: 'an artifact whose last chunk was seen stays complete in a later snapshot of the running task',
+    events: [
+      { artifactUpdate: { taskId: 't1', contextId: 'ctx', artifact: { artifactId: 'b', parts: [{ text: 'all' }] }, lastChunk: true } },
+      { task: { id: 't1', contextId: 'ctx', status: { state: 'TASK_STATE_WORKING' }, artifacts: [{ artifactId: 'b', parts: [{ text: 'all' }] }] } },
+    ],
+    messages: [],
+    expect: (v) => expect(v.artifacts.map((a) => a.complete)).toEqual([true]),
+  },
+  {
+    name: "a task that settles completes its artifacts still streaming, not other tasks' ones",
+    events: [
+      { artifactUpdate: { taskId: 't0', contextId: 'ctx', artifact: { artifactId: 'x', parts: [{ text: 'other' }] }, lastChunk: false } },
+      { task: { id: 't1', contextId: 'ctx', status: { state: 'TASK_STATE_WORKING' }, artifacts: [{ artifactId: 'b', parts: [{ text: 'chunk 1' }] }] } },
+      { statusUpdate: { taskId: 't1', contextId: 'ctx', status: { state: 'TASK_STATE_COMPLETED' } } },
+    ],
+    messages: [],
+    expect: (v) => expect(v.artifacts.map((a) => [a.taskId, a.complete])).toEqual([['t0', false], ['t1', true]]),
+  },
+  {
+    name: 'a settled task snapshot shows every artifact complete',
+    events: [{ task: { id: 't1', contextId: 'ctx', status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ artifactId: 'b', parts: [{ text: 'x' }] }] } }],
+    messages: [],
+    expect: (v) => expect(v.artifacts.map((a) => a.complete)).toEqual([true]),
+  },
+  {
     name: 'the status message that moves into history (v1.0) is shown once',
     events: [
       { task: { id: 't1', contextId: 'ctx', status: { state: 'TASK_STATE_SUBMITTED' }, history: [A] } },

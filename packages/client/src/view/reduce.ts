@@ -6,7 +6,13 @@ import { normalizeEvent } from './normalize.js';
 export interface ViewArtifact {
   readonly taskId: string | undefined;
   readonly artifact: Artifact;
-  /** False while more chunks are expected (`lastChunk: false`, or an `append` without `lastChunk`). */
+  /**
+   * False while more chunks may come: after `lastChunk: false` or an
+   * `append` without `lastChunk`, and for the newest artifact of a task
+   * snapshot whose task is still submitted or working (a reloaded page
+   * cannot tell whether it is finished). True once its last chunk came or
+   * its task settled (terminal or interrupted).
+   */
   readonly complete: boolean;
 }
 
@@ -102,11 +108,18 @@ function onTask(view: ConversationView, task: Task, options: ViewOptions): Conve
   if (hasHistory) messages = options.replace === 'all' ? block : replaceTaskMessages(view.messages, task, block);
   else messages = block.reduce<Message[]>((all, m) => upsert(all, m), [...view.messages]);
   let artifacts = view.artifacts;
+  const state = task.status?.state ?? view.state;
   if (Array.isArray(task.artifacts) || options.replace === 'all') {
-    const mine = (task.artifacts ?? []).map((artifact) => ({ taskId: task.id, artifact: { ...artifact, parts: joinParts([], artifact.parts) }, complete: true }));
+    const list = task.artifacts ?? [];
+    // Only the newest artifact of a running task may still be streaming; one already seen complete stays so.
+    const running = task.status?.state !== undefined && !isSettled(task.status.state);
+    const mine = list.map((artifact, i) => ({
+      taskId: task.id,
+      artifact: { ...artifact, parts: joinParts([], artifact.parts) },
+      complete: !running || i < list.length - 1 || view.artifacts.some((a) => a.taskId === task.id && a.artifact.artifactId === artifact.artifactId && a.complete),
+    }));
     artifacts = options.replace === 'all' ? mine : [...view.artifacts.filter((a) => a.taskId !== task.id), ...mine];
   }
-  const state = task.status?.state ?? view.state;
   return { ...view, messages, artifacts, contextId: task.contextId ?? view.contextId, taskId: task.id ?? view.taskId, state, streaming: state !== undefined && !isSettled(state), progress: view.taskId === task.id ? view.progress : undefined };
 }
 
@@ -125,7 +138,12 @@ function onResponse(view: ConversationView, response: StreamResponse, options: V
     const { taskId, contextId, status, metadata } = response.statusUpdate;
     const messages = status.message ? upsert(view.messages, owned(status.message, taskId)) : view.messages;
     const progress = progressOf(metadata) ?? (view.taskId === taskId ? view.progress : undefined);
-    return { ...view, messages, contextId, taskId, state: status.state, streaming: !isSettled(status.state), progress };
+    const settled = isSettled(status.state);
+    // A settled task sends no more chunks: whatever of it was still streaming is complete now.
+    const artifacts = settled && view.artifacts.some((a) => a.taskId === taskId && !a.complete)
+      ? view.artifacts.map((a) => (a.taskId === taskId && !a.complete ? { ...a, complete: true } : a))
+      : view.artifacts;
+    return { ...view, messages, artifacts, contextId, taskId, state: status.state, streaming: !settled, progress };
   }
   const { taskId, contextId, artifact, append, lastChunk } = response.artifactUpdate;
   const at = view.artifacts.findIndex((a) => a.taskId === taskId && a.artifact.artifactId === artifact.artifactId);

@@ -35,7 +35,7 @@ export class TaskService implements A2AHandlers {
 
   constructor(private readonly options: TaskServiceOptions) {
     this.newId = options.newId ?? randomId;
-    this.engine = new TaskEngine(options.store, options.now ?? (() => new Date()));
+    this.engine = new TaskEngine(options.store, options.now);
     this.runner = new AgentRunner(this.engine, options.agent, this.newId, options.logger);
     const host = { tasks: options.store, hub: this.engine.hub, newId: this.newId, visible: this.visible.bind(this) };
     this.push = pushSupported(options.card, options.push) ? new PushConfigMethods(options.push, host) : undefined;
