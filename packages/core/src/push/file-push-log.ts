@@ -1,8 +1,8 @@
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { syncDirectory } from '../store/file/compaction.js';
-import { encodeFrame, scanFrames } from '../store/file/frame.js';
+import { encodeFrame } from '../store/file/frame.js';
 import { writeFully, type LogWriter } from '../store/file/log-writer.js';
-import type { StoreLogger } from '../store/file/open-log.js';
+import type { LogKind } from '../store/file/open-log.js';
 import type { PushDeadLetter, StoredPushConfig } from './push-config-store.js';
 import type { PushState } from './push-state.js';
 
@@ -62,74 +62,16 @@ export function applyPushRecord(state: PushState, record: PushRecord): StoredPus
 
 const header = (): Buffer => pushFrame({ t: 'h', log: 'push', format: PUSH_LOG_FORMAT });
 
-/**
- * Opens (creating if needed) the push log at `path`, replays it into
- * `state`, and returns the handle and the size appends continue from. A torn
- * tail (a write cut short by a crash: never acknowledged, since every write
- * resolves after its fsync) is truncated and reported through `logger`; a
- * leftover `<path>.compact` is deleted; a file that is not a push log is
- * refused.
- */
-export async function openPushLog(
-  dir: string,
-  path: string,
-  state: PushState,
-  fsync: boolean,
-  logger: StoreLogger | undefined,
-): Promise<{ handle: FileHandle; size: number }> {
-  await unlink(`${path}.compact`).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
-  const handle = await open(path, 'r+').catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-    return open(path, 'w+', SECRET_FILE_MODE);
-  });
-  try {
-    const { size: fileSize } = await handle.stat();
-    let first = true;
-    const scan = await scanFrames(handle, fileSize, (payload, offset) => {
-      try {
-        const record = JSON.parse(payload) as PushRecord;
-        if (first && record.t !== 'h') throw new Error('the file does not start with a push log header');
-        first = false;
-        applyPushRecord(state, record);
-      } catch (error) {
-        throw new Error(
-          `${path}: the record at byte ${offset} cannot be read (${(error as Error).message}); ` +
-            'it was written by a newer Taskwire or is not a push log: restore a backup, use a newer version, or move the file away',
-          { cause: error },
-        );
-      }
-    });
-    let size = scan.validLength;
-    if (scan.problem !== undefined) {
-      if (size === 0 && fileSize >= header().length) {
-        // Only the header is ever written at offset 0, and it is shorter than this: not a torn push log.
-        throw new Error(`${path} is not a Taskwire push log (${scan.problem} at byte 0): move it away`);
-      }
-      logger?.warn('Taskwire push store: truncating a torn or corrupt tail of the push log (writes in it were never acknowledged)', {
-        path,
-        reason: scan.problem,
-        keptBytes: size,
-        droppedBytes: fileSize - size,
-      });
-      await handle.truncate(size);
-      if (fsync) await handle.sync();
-    }
-    if (size === 0) {
-      const frame = header();
-      await writeFully(handle, frame, 0);
-      size = frame.length;
-      if (fsync) {
-        await handle.sync();
-        await syncDirectory(dir);
-      }
-    }
-    return { handle, size };
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    throw error;
-  }
+/** The push log as {@link openLog} opens it: replayed into `state`; created readable by its owner only. */
+export function pushLogKind(state: PushState): LogKind {
+  return {
+    name: 'push log',
+    apply: (payload) => void applyPushRecord(state, JSON.parse(payload) as PushRecord),
+    header,
+    // Only the header is ever written at offset 0: a larger file with no valid first record is not a torn push log.
+    maxTornHeaderBytes: header().length - 1,
+    mode: SECRET_FILE_MODE,
+  };
 }
 
 /**

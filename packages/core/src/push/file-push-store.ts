@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { LogWriter } from '../store/file/log-writer.js';
 import type { StoreLogger } from '../store/file/open-log.js';
-import { compactPushLog, openPushLog, PUSH_LOG, pushFrame, applyPushRecord, type PushRecord } from './file-push-log.js';
+import { openLog } from '../store/file/open-log.js';
+import { compactPushLog, PUSH_LOG, pushFrame, pushLogKind, applyPushRecord, type PushRecord } from './file-push-log.js';
 import type { DeadLetterQuery, PushConfigStore, PushDeadLetter, StoredPushConfig } from './push-config-store.js';
 import { DEFAULT_MAX_DEAD_LETTERS, PushState, PushStoreClosedError } from './push-state.js';
 
@@ -63,7 +64,7 @@ export class FilePushConfigStore implements PushConfigStore {
       const state = new PushState(options.maxDeadLetters ?? DEFAULT_MAX_DEAD_LETTERS);
       const path = join(directory, PUSH_LOG);
       const fsync = options.fsync ?? true;
-      const { handle, size } = await openPushLog(directory, path, state, fsync, options.logger);
+      const { handle, size } = await openLog(directory, path, pushLogKind(state), fsync, options.logger);
       return new FilePushConfigStore(path, directory, options, state, new LogWriter(handle, size, fsync, path));
     } catch (error) {
       openDirectories.delete(directory);

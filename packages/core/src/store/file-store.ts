@@ -7,7 +7,7 @@ import { acquireLock, type DirectoryLock } from './file/lock.js';
 import { LogWriter } from './file/log-writer.js';
 import { openLog } from './file/open-log.js';
 import { DEFAULT_COMPACT_MIN_BYTES, type FileTaskStoreOptions, type FileTaskStoreStats } from './file/options.js';
-import { commitPayload, deletePayload, LiveState, type CommitInput } from './file/records.js';
+import { commitPayload, deletePayload, headerPayload, LiveState, type CommitInput } from './file/records.js';
 import { TaskListIndex } from './list-tasks.js';
 import { DEFAULT_MAX_EVENTS_PER_TASK } from './memory-store.js';
 import {
@@ -36,6 +36,9 @@ interface Pending {
   readonly lastSequence: number;
   readonly ticket: number;
 }
+
+/** Past this size, a file with no valid first record is not a torn new task log: it is refused, not emptied. */
+const MAX_TORN_HEADER_BYTES = 4096;
 
 /**
  * A durable {@link TaskStore} in one directory (node only: import it from
@@ -92,7 +95,8 @@ export class FileTaskStore implements TaskStore {
       const state = new LiveState(maxEvents);
       const logPath = join(directory, FILE_STORE_LOG);
       const fsync = options.fsync ?? true;
-      const { handle, size } = await openLog(directory, logPath, state, fsync, options.logger);
+      const kind = { name: 'task log', apply: (payload: string) => state.applyPayload(payload), header: () => encodeFrame(headerPayload()), maxTornHeaderBytes: MAX_TORN_HEADER_BYTES };
+      const { handle, size } = await openLog(directory, logPath, kind, fsync, options.logger);
       return new FileTaskStore(directory, options, lock, state, new LogWriter(handle, size, fsync, logPath));
     } catch (error) {
       await lock.release();
