@@ -4,5 +4,5 @@
  * Node 20), and the binding's `protocolBinding` URI to register it for.
  */
 export { WS_PROTOCOL_BINDING } from '@taskwire/core';
-export { wsTransport } from './transport/ws.js';
+export { DEFAULT_WS_CONNECT_TIMEOUT_MS, wsTransport } from './transport/ws.js';
 export type { ConnectionParams, WebSocketClass, WsTransport, WsTransportOptions } from './transport/ws.js';

@@ -7,6 +7,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { WebSocketClass, WsTransport } from './ws.js';
 import { wsTransport } from './ws.js';
+import { isTransient } from '../transient.js';
+import { createServer } from 'node:net';
+
+/** A port nothing listens on (taken from the OS, then released). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
 
 const user = (text: string, extra: Partial<Message> = {}): Message => ({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra });
 const textOf = (parts: readonly Part[] | undefined) => parts?.map((p) => ('text' in p ? p.text : '')).join('') ?? '';
@@ -174,6 +187,30 @@ describe('wsTransport', () => {
     expect(headers.message).toContain('pass headers or connectionParams to wsTransport()');
     const slow = await failure(client.unary('SendMessage', { message: user('slow 1000 5') }, { timeoutMs: 50 }));
     expect(slow.message).toContain('timed out');
+  });
+
+  it('fails a call with a TransientError when no connection opens within connectTimeoutMs, and connects to an agent that comes up in time', async () => {
+    const port = await freePort();
+    const url = `ws://127.0.0.1:${port}/a2a/ws`;
+    const down = wsTransport({ url, connectTimeoutMs: 100, retryDelayMs: () => 20 });
+    transports.push(down);
+    const unary = await failure(down.unary('ListTasks', {}));
+    const stream = await failure(down.stream('SendStreamingMessage', { message: user('echo no') }));
+    for (const error of [unary, stream]) {
+      expect(isTransient(error)).toBe(true);
+      expect(error.message).toContain(`No WebSocket connection to ${url} opened within 100 ms`);
+    }
+
+    const late = wsTransport({ url, connectTimeoutMs: 10_000, retryDelayMs: () => 20 });
+    transports.push(late);
+    const call = late.unary('ListTasks', {});
+    const upLate = await serveWebSocket({ service, port });
+    try {
+      expect((await call).tasks).toEqual([]);
+    } finally {
+      await late.close();
+      await upLate.close();
+    }
   });
 
   it('re-exports the binding URI that createClient registers it for', async () => {

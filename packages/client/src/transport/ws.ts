@@ -1,6 +1,7 @@
 import type { CallOptions, ParamsOf, ResultOf, StreamEvent, StreamMethodName, StreamResponse, Transport, UnaryMethodName } from '@taskwire/core';
 import { A2A_ERROR_DOMAIN, A2AError, errorFromWire, METHODS } from '@taskwire/core';
 import { createTRPCUntypedClient, createWSClient, TRPCClientError, wsLink } from '@trpc/client';
+import { TransientError } from '../transient.js';
 
 /** A WebSocket class: the platform's, or `ws`'s (Node 20 has none of its own). */
 export type WebSocketClass = typeof globalThis.WebSocket;
@@ -27,7 +28,17 @@ export interface WsTransportOptions {
   readonly keepAlive?: { readonly intervalMs?: number; readonly pongTimeoutMs?: number } | false;
   /** Delay before reconnect attempt `n` (0-based); default tRPC's exponential backoff (0 ms, 2 s, 4 s, ... 30 s). */
   readonly retryDelayMs?: (attempt: number) => number;
+  /**
+   * How long a call made while no connection is open waits for one (the
+   * first connect, or a reconnect) before it fails with a
+   * {@link TransientError}; default 10 s, `Infinity` to wait for good. A
+   * stream that has started keeps reconnecting regardless.
+   */
+  readonly connectTimeoutMs?: number;
 }
+
+/** Default of {@link WsTransportOptions.connectTimeoutMs}. */
+export const DEFAULT_WS_CONNECT_TIMEOUT_MS = 10_000;
 
 /** A {@link Transport} over one WebSocket connection; `close()` ends it. */
 export interface WsTransport extends Transport {
@@ -60,6 +71,11 @@ function a2aErrorOf(error: unknown, signal: AbortSignal | undefined): A2AError {
     'Internal',
     `The WebSocket call failed (${message}); if the connection dropped, the call may or may not have taken effect: check with GetTask or ListTasks`,
   );
+}
+
+/** Aborts when either signal does (either may be missing). */
+function either(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  return a && b ? AbortSignal.any([a, b]) : (a ?? b);
 }
 
 /** How long a failed call waits for a closing connection to say why it closed (a refusal), at most. */
@@ -98,10 +114,23 @@ async function socketClass(options: WsTransportOptions, opened: (socket: WebSock
 export function wsTransport(options: WsTransportOptions): WsTransport {
   let refusedWith: A2AError | undefined;
   let socket: WebSocket | undefined;
+  let isOpen = false;
+  const onOpen = new Set<() => void>();
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_WS_CONNECT_TIMEOUT_MS;
+  const watch = (opened: WebSocket): void => {
+    socket = opened;
+    opened.addEventListener('open', () => {
+      isOpen = socket === opened;
+      for (const wake of onOpen) wake();
+    });
+    opened.addEventListener('close', () => {
+      if (socket === opened) isOpen = false;
+    });
+  };
   let connection: Promise<{ trpc: ReturnType<typeof createTRPCUntypedClient>; close(): Promise<void> }> | undefined;
 
   const connect = () =>
-    (connection ??= socketClass(options, (opened) => (socket = opened)).then((WebSocket) => {
+    (connection ??= socketClass(options, watch).then((WebSocket) => {
       const keepAlive = options.keepAlive === false ? { enabled: false } : { enabled: true, intervalMs: 30_000, pongTimeoutMs: 10_000, ...options.keepAlive };
       const client = createWSClient({
         url: options.url,
@@ -132,6 +161,20 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
     return call?.signal ?? timeout;
   }
 
+  /**
+   * While no connection is open: a signal that aborts with a TransientError
+   * if none opens within `connectTimeoutMs`, and `done` to stop watching.
+   */
+  function connectDeadline(): { signal: AbortSignal; done(): void } | undefined {
+    if (isOpen || connectTimeoutMs === Infinity) return undefined;
+    const controller = new AbortController();
+    const message = `No WebSocket connection to ${options.url} opened within ${connectTimeoutMs} ms; is the agent running there?`;
+    const timer = setTimeout(() => isOpen || controller.abort(new TransientError(message)), connectTimeoutMs);
+    const opened = () => clearTimeout(timer);
+    onOpen.add(opened);
+    return { signal: controller.signal, done: () => (clearTimeout(timer), onOpen.delete(opened)) };
+  }
+
   /** Resolves once a closing connection has closed (and so said whether it was refused). */
   const closed = (): Promise<void> =>
     socket?.readyState !== 2 // CLOSING
@@ -149,25 +192,37 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
 
   return {
     async unary<M extends UnaryMethodName>(method: M, params: ParamsOf<M>, call?: CallOptions): Promise<ResultOf<M>> {
-      const signal = signalOf(call);
+      const own = signalOf(call);
+      const deadline = connectDeadline();
+      const signal = either(own, deadline?.signal);
       try {
         const { trpc } = await connect();
         const read = METHODS[method].rest.verb === 'GET';
         const result = read ? trpc.query(method, params, { signal }) : trpc.mutation(method, params, { signal });
         return (await result) as ResultOf<M>;
       } catch (error) {
+        if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
         throw await failure(error, signal);
+      } finally {
+        deadline?.done();
       }
     },
 
     async *stream<M extends StreamMethodName>(method: M, params: ParamsOf<M>, call?: CallOptions): AsyncIterable<StreamEvent> {
-      const signal = signalOf(call);
+      const own = signalOf(call);
+      const deadline = connectDeadline();
+      const signal = either(own, deadline?.signal);
       try {
         const { trpc } = await connect();
         const events = trpc.subscription(method, params, { signal }) as AsyncIterableIterator<{ id: string; data: StreamResponse }>;
         for await (const event of events) yield { sequence: Number.parseInt(event.id, 10), response: event.data };
+        // An aborted subscription just ends: a connect deadline that ended it is a failure.
+        if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
       } catch (error) {
+        if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
         throw await failure(error, signal);
+      } finally {
+        deadline?.done();
       }
       // A refused connection ends its streams: report why.
       if (refusedWith) throw refusedWith;
