@@ -5,10 +5,13 @@ import { compactLog, CompactionAborted } from './file/compaction.js';
 import { encodeFrame } from './file/frame.js';
 import { acquireLock, type DirectoryLock } from './file/lock.js';
 import { LogWriter } from './file/log-writer.js';
+import { PendingWrites } from './file/pending-writes.js';
 import { openLog } from './file/open-log.js';
 import { DEFAULT_COMPACT_MIN_BYTES, type FileTaskStoreOptions, type FileTaskStoreStats } from './file/options.js';
 import { commitPayload, deletePayload, headerPayload, LiveState, type CommitInput } from './file/records.js';
 import { TaskListIndex } from './list-tasks.js';
+import { positiveOption, resolveBounds, TaskBounds, type ResolvedBounds } from './task-bounds.js';
+import { isTerminal } from '../schema/task.js';
 import { DEFAULT_MAX_EVENTS_PER_TASK } from './memory-store.js';
 import {
   OwnerMismatchError,
@@ -29,14 +32,6 @@ export * from './file/options.js';
 /** The log's file name inside the store directory (with `LOCK` beside it). */
 export const FILE_STORE_LOG = 'tasks.log';
 
-interface Pending {
-  readonly exists: boolean;
-  readonly version: number;
-  readonly owner: string;
-  readonly lastSequence: number;
-  readonly ticket: number;
-}
-
 /** Past this size, a file with no valid first record is not a torn new task log: it is refused, not emptied. */
 const MAX_TORN_HEADER_BYTES = 4096;
 
@@ -55,8 +50,7 @@ const MAX_TORN_HEADER_BYTES = 4096;
  */
 export class FileTaskStore implements TaskStore {
   private readonly index = new TaskListIndex();
-  private readonly pending = new Map<string, Pending>();
-  private tickets = 0;
+  private readonly pending: PendingWrites;
   private closed = false;
   private closing: Promise<void> | undefined;
   private compaction: Promise<void> | undefined;
@@ -64,6 +58,7 @@ export class FileTaskStore implements TaskStore {
   private nextCompactionAt: number;
   /** Log bytes per estimated live character, measured by the last compaction (UTF-8 can take more than one byte). */
   private bytesPerChar = 1;
+  private readonly bounds: TaskBounds;
 
   private constructor(
     /** The store's directory (absolute). */
@@ -72,9 +67,13 @@ export class FileTaskStore implements TaskStore {
     private readonly lock: DirectoryLock,
     private readonly state: LiveState,
     private readonly writer: LogWriter,
+    limits: ResolvedBounds,
   ) {
+    this.pending = new PendingWrites(state);
     this.index.load([...state.tasks.values()].map((live) => ({ owner: live.owner, task: live.fields })));
     this.nextCompactionAt = options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES;
+    this.bounds = new TaskBounds(limits, () => state.tasks.size, (id) => this.evict(id));
+    this.bounds.seed([...state.tasks.values()].map((live) => live.fields));
   }
 
   /**
@@ -85,8 +84,8 @@ export class FileTaskStore implements TaskStore {
    */
   static async open(dir: string, options: FileTaskStoreOptions = {}): Promise<FileTaskStore> {
     const directory = resolve(dir);
-    const maxEvents = options.maxEventsPerTask ?? DEFAULT_MAX_EVENTS_PER_TASK;
-    if (!(maxEvents > 0)) throw new RangeError(`FileTaskStore: maxEventsPerTask must be a positive number (got ${maxEvents})`);
+    const maxEvents = positiveOption(options.maxEventsPerTask, DEFAULT_MAX_EVENTS_PER_TASK, 'FileTaskStore', 'maxEventsPerTask');
+    const limits = resolveBounds(options, Infinity, 'FileTaskStore');
     await mkdir(directory, { recursive: true });
     const lock = await acquireLock(directory, (previous) =>
       options.logger?.warn('Taskwire file store: took over a lock left by a process that is gone', { directory, previous }),
@@ -97,7 +96,7 @@ export class FileTaskStore implements TaskStore {
       const fsync = options.fsync ?? true;
       const kind = { name: 'task log', apply: (payload: string) => state.applyPayload(payload), header: () => encodeFrame(headerPayload()), maxTornHeaderBytes: MAX_TORN_HEADER_BYTES };
       const { handle, size } = await openLog(directory, logPath, kind, fsync, options.logger);
-      return new FileTaskStore(directory, options, lock, state, new LogWriter(handle, size, fsync, logPath));
+      return new FileTaskStore(directory, options, lock, state, new LogWriter(handle, size, fsync, logPath), limits);
     } catch (error) {
       await lock.release();
       throw error;
@@ -114,7 +113,7 @@ export class FileTaskStore implements TaskStore {
   async commit(request: CommitRequest): Promise<CommitResult> {
     this.checkWritable();
     const { task } = request;
-    const view = this.view(task.id);
+    const view = this.pending.view(task.id);
     if (view.exists && view.owner !== request.owner) throw new OwnerMismatchError(task.id);
     if (view.version !== request.expectedVersion) throw new VersionConflictError(task.id, request.expectedVersion, view.version);
     const input: CommitInput = {
@@ -127,11 +126,12 @@ export class FileTaskStore implements TaskStore {
       fields: { id: task.id, contextId: task.contextId, status: { state: task.status.state, timestamp: task.status.timestamp } },
     };
     const lastSequence = view.lastSequence + input.events.length;
-    const ticket = this.hold(task.id, { exists: true, version: input.version, owner: input.owner, lastSequence });
+    const ticket = this.pending.hold(task.id, { exists: true, version: input.version, owner: input.owner, lastSequence });
     await this.writer.append(encodeFrame(commitPayload(input)), () => {
       this.state.applyCommit(input);
       this.index.set(input.owner, input.fields);
-      this.release(task.id, ticket);
+      this.pending.release(task.id, ticket);
+      this.bounds.committed(task.id, isTerminal(task.status.state));
     });
     this.maybeCompact();
     return { version: input.version, firstSequence: input.firstSequence, lastSequence };
@@ -144,12 +144,13 @@ export class FileTaskStore implements TaskStore {
 
   async delete(taskId: string): Promise<boolean> {
     this.checkWritable();
-    if (!this.view(taskId).exists) return false;
-    const ticket = this.hold(taskId, { exists: false, version: 0, owner: '', lastSequence: 0 });
+    if (!this.pending.view(taskId).exists) return false;
+    const ticket = this.pending.hold(taskId);
     await this.writer.append(encodeFrame(deletePayload(taskId)), () => {
       this.state.applyDelete(taskId);
       this.index.delete(taskId);
-      this.release(taskId, ticket);
+      this.pending.release(taskId, ticket);
+      this.bounds.forget(taskId);
     });
     this.maybeCompact();
     return true;
@@ -217,31 +218,25 @@ export class FileTaskStore implements TaskStore {
 
   private check(): void {
     if (this.closed) throw new StoreClosedError();
+    this.bounds.sweep();
+  }
+
+  /**
+   * Evicts a task at once (reads stop seeing it) and logs its deletion in
+   * the background: eviction is never acknowledged to anyone, so a crash
+   * before that record is durable only brings the task back to be evicted
+   * again. A task with a commit under way is left alone.
+   */
+  private evict(taskId: string): void {
+    if (this.pending.has(taskId) || this.writer.failed) return;
+    this.state.applyDelete(taskId);
+    this.index.delete(taskId);
+    this.writer.append(encodeFrame(deletePayload(taskId)), () => undefined).catch(() => undefined);
   }
 
   private checkWritable(): void {
     this.check();
     if (this.writer.failed) throw this.writer.failed;
-  }
-
-  /** The task as the next commit must see it: pending (queued, not yet durable) or stored. */
-  private view(taskId: string): Omit<Pending, 'ticket'> {
-    const pending = this.pending.get(taskId);
-    if (pending !== undefined) return pending;
-    const live = this.state.tasks.get(taskId);
-    return live === undefined
-      ? { exists: false, version: 0, owner: '', lastSequence: 0 }
-      : { exists: true, version: live.version, owner: live.owner, lastSequence: live.lastSequence };
-  }
-
-  private hold(taskId: string, view: Omit<Pending, 'ticket'>): number {
-    const ticket = ++this.tickets;
-    this.pending.set(taskId, { ...view, ticket });
-    return ticket;
-  }
-
-  private release(taskId: string, ticket: number): void {
-    if (this.pending.get(taskId)?.ticket === ticket) this.pending.delete(taskId);
   }
 
   private maybeCompact(): void {

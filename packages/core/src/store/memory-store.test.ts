@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { commitOf, runTaskStoreConformance, testEvent, testTask } from '../testing.js';
-import { createMemoryTaskStore, MemoryTaskStore } from './memory-store.js';
+import { MemoryTaskStore } from './memory-store.js';
+import { runStoreBoundsSuite } from './store-bounds-suite.js';
 
 runTaskStoreConformance('MemoryTaskStore', async () => ({ store: new MemoryTaskStore() }));
+runStoreBoundsSuite('MemoryTaskStore', async (options) => new MemoryTaskStore(options));
 
 describe('MemoryTaskStore values', () => {
   it('freezes what it is given, in place, and hands out those frozen objects without copying', async () => {
@@ -31,54 +33,7 @@ describe('MemoryTaskStore values', () => {
   });
 });
 
-describe('MemoryTaskStore bounds', () => {
-  it('evicts terminal tasks past maxTasks, least recently updated first', async () => {
-    const store = createMemoryTaskStore({ maxTasks: 3 });
-    await store.commit(commitOf(testTask('done-1', { state: 'TASK_STATE_COMPLETED' })));
-    await store.commit(commitOf(testTask('done-2', { state: 'TASK_STATE_FAILED' })));
-    await store.commit(commitOf(testTask('live-1')));
-    // done-1 is touched again, so done-2 is now the least recently updated.
-    await store.commit(commitOf(testTask('done-1', { state: 'TASK_STATE_COMPLETED', at: 9 }), 1));
-    await store.commit(commitOf(testTask('live-2')));
-    expect(await store.get('done-2')).toBeUndefined();
-    expect(await store.get('done-1')).toBeDefined();
-    expect(store.size).toBe(3);
-    await store.commit(commitOf(testTask('live-3')));
-    expect(await store.get('done-1')).toBeUndefined();
-    expect(store.size).toBe(3);
-  });
-
-  it('never evicts non-terminal tasks: past the bound it keeps them and only the newest terminal task', async () => {
-    const store = createMemoryTaskStore({ maxTasks: 2 });
-    for (const id of ['a', 'b', 'c']) await store.commit(commitOf(testTask(id)));
-    expect(store.size).toBe(3);
-    await store.commit(commitOf(testTask('done-1', { state: 'TASK_STATE_CANCELED' })));
-    expect(await store.get('done-1')).toBeDefined();
-    await store.commit(commitOf(testTask('done-2', { state: 'TASK_STATE_REJECTED' })));
-    expect(await store.get('done-1')).toBeUndefined();
-    expect(await store.get('done-2')).toBeDefined();
-    expect(store.size).toBe(4);
-    // When a live task ends, the store shrinks back towards the bound.
-    await store.commit(commitOf(testTask('a', { state: 'TASK_STATE_COMPLETED' }), 1));
-    expect(store.size).toBe(3);
-  });
-
-  it('evicts terminal tasks older than terminalTtlMs, keeping live ones', async () => {
-    let now = 1_000;
-    const store = new MemoryTaskStore({ terminalTtlMs: 100, now: () => now });
-    await store.commit(commitOf(testTask('done', { state: 'TASK_STATE_COMPLETED' })));
-    await store.commit(commitOf(testTask('live')));
-    now += 50;
-    await store.commit(commitOf(testTask('done-later', { state: 'TASK_STATE_COMPLETED' })));
-    now += 50;
-    expect(await store.get('done')).toBeUndefined();
-    expect(await store.get('done-later')).toBeDefined();
-    expect((await store.list({ owner: 'alice' })).tasks.map((t) => t.id).sort()).toEqual(['done-later', 'live']);
-    now += 1_000_000;
-    expect(await store.get('live')).toBeDefined();
-    expect(store.size).toBe(1);
-  });
-
+describe('MemoryTaskStore events and scale', () => {
   it('keeps only the newest maxEventsPerTask events; sequences keep counting', async () => {
     const store = new MemoryTaskStore({ maxEventsPerTask: 3 });
     const task = testTask('t1');

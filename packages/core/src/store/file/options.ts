@@ -1,10 +1,16 @@
+import type { TaskBoundsOptions } from '../task-bounds.js';
 import type { StoreLogger } from './open-log.js';
 
 /** Default of {@link FileTaskStoreOptions.compactMinBytes}: 16 MiB. */
 export const DEFAULT_COMPACT_MIN_BYTES = 16 * 1024 * 1024;
 
-/** Options of `FileTaskStore.open`. */
-export interface FileTaskStoreOptions {
+/**
+ * Options of `FileTaskStore.open`. The bounds work as in the memory store
+ * (`maxTasks`, `terminalTtlMs`, `now`), except that there is no bound by
+ * default: an evicted task's deletion is logged, and a terminal task's age
+ * after a reopen counts from its status timestamp.
+ */
+export interface FileTaskStoreOptions extends TaskBoundsOptions {
   /**
    * fsync every commit batch (default true). `false` is for benchmarks only:
    * a process crash still loses nothing, but an OS crash or power loss may
