@@ -4,7 +4,11 @@
  * - Blocking SendMessage `echo hi`: Taskwire (reference agent, memory store,
  *   serveA2A) vs @a2a-js/sdk 1.3.0 (express, an equivalent echo agent) vs a
  *   bare node:http floor (parses the same request, answers a reply of the
- *   same size). Requests/s and p99 latency, and our ratios to both.
+ *   same size). Requests/s and p99 latency, and our ratios to both. Also
+ *   `adapter`: serveA2A exactly as ours, but its service answers SendMessage
+ *   with a ready-made completed task of the same size (no task lifecycle):
+ *   what the HTTP layer alone costs, and how much of the floor is left for
+ *   any task service.
  * - SendStreamingMessage `slow 100 0`: Taskwire vs the peer (an equivalent
  *   100-chunk streamer); streams/s × events per stream = events/s.
  *
@@ -69,7 +73,7 @@ async function alternate(servers: ServerProcess[], body: string, accept: string)
       const result = await load(s.server, body, CONNECTIONS, DURATION, accept);
       s.runs.push(result);
       console.log(
-        `  round ${round} ${s.server.kind.padEnd(5)} ${fmt(result.requests.average).padStart(9)} req/s  p99 ${fmt(result.latency.p99).padStart(5)} ms  server CPU ${fmt(result.cpuMicrosPerRequest).padStart(6)} µs/req`,
+        `  round ${round} ${s.server.kind.padEnd(7)} ${fmt(result.requests.average).padStart(9)} req/s  p99 ${fmt(result.latency.p99).padStart(5)} ms  server CPU ${fmt(result.cpuMicrosPerRequest).padStart(6)} µs/req`,
       );
     }
   }
@@ -89,25 +93,33 @@ async function main(): Promise<void> {
   };
   try {
     const ours = await start('ours');
+    const adapter = await start('adapter');
     const peer = await start('peer');
     const oursReply = await once(ours, ECHO);
     const floor = await start('floor', { FLOOR_REPLY: oursReply });
     const sizes = {
       ours: checkEcho('ours', oursReply),
+      adapter: checkEcho('adapter', await once(adapter, ECHO)),
       peer: checkEcho('peer', await once(peer, ECHO)),
       floor: checkEcho('floor', await once(floor, ECHO)),
     };
 
     console.log(`node ${process.version}, ${CONNECTIONS} connections, ${ROUNDS} rounds × ${DURATION} s (after a ${WARMUP} s warm-up each)`);
-    console.log(`\nBlocking SendMessage "echo hi" (reply bytes: ours ${sizes.ours}, peer ${sizes.peer}, floor ${sizes.floor})`);
-    const [o, p, f] = await alternate([ours, peer, floor], ECHO, 'application/json');
+    console.log(
+      `\nBlocking SendMessage "echo hi" (reply bytes: ours ${sizes.ours}, adapter ${sizes.adapter}, peer ${sizes.peer}, floor ${sizes.floor})`,
+    );
+    const [o, a, p, f] = await alternate([ours, adapter, peer, floor], ECHO, 'application/json');
     console.log('\n  server   req/s (median)   p99 ms (median)   server CPU µs/req (median)');
-    for (const s of [o!, p!, f!]) console.log(`  ${s.server.kind.padEnd(7)} ${fmt(rate(s)).padStart(14)} ${fmt(p99(s)).padStart(17)} ${fmt(cpu(s)).padStart(28)}`);
+    for (const s of [o!, a!, p!, f!]) console.log(`  ${s.server.kind.padEnd(7)} ${fmt(rate(s)).padStart(14)} ${fmt(p99(s)).padStart(17)} ${fmt(cpu(s)).padStart(28)}`);
     console.log(
       `  ours vs @a2a-js/sdk: ${fmt(rate(o!) / rate(p!), 1)}x req/s, ${fmt(cpu(p!) / cpu(o!), 1)}x less CPU per request (target >= 10x); p99 ${fmt(p99(o!))} vs ${fmt(p99(p!))} ms`,
     );
     console.log(
       `  ours vs node:http floor: ${fmt((100 * rate(o!)) / rate(f!))}% of its req/s, ${fmt((100 * cpu(f!)) / cpu(o!))}% of its requests per CPU second (target >= 60%); p99 ${fmt(p99(o!))} vs ${fmt(p99(f!))} ms`,
+    );
+    console.log('  (adapter = ours with SendMessage answered by a ready-made completed task: the HTTP layer alone, no task lifecycle)');
+    console.log(
+      `  adapter alone vs floor: ${fmt((100 * rate(a!)) / rate(f!))}% of its req/s, ${fmt((100 * cpu(f!)) / cpu(a!))}% of its requests per CPU second; p99 ${fmt(p99(a!))} vs ${fmt(p99(f!))} ms`,
     );
 
     const oursStream = checkStream('ours', await once(ours, SLOW, 'text/event-stream'));

@@ -2,10 +2,13 @@
  * One server of the HTTP benchmark, run in its own process so the load
  * generator never shares its event loop:
  *
- *   http-servers.ts ours   Taskwire: reference agent, memory store, serveA2A
- *   http-servers.ts peer   @a2a-js/sdk 1.3.0 express JSON-RPC with an equivalent agent
- *   http-servers.ts floor  bare node:http: parses the JSON-RPC request, answers a
- *                          reply of the same size (the template in $FLOOR_REPLY)
+ *   http-servers.ts ours     Taskwire: reference agent, memory store, serveA2A
+ *   http-servers.ts adapter  serveA2A exactly as ours, but the service's SendMessage
+ *                            answers a completed task of the same shape and size at
+ *                            once (no store, no agent, no lifecycle): the HTTP layer alone
+ *   http-servers.ts peer     @a2a-js/sdk 1.3.0 express JSON-RPC with an equivalent agent
+ *   http-servers.ts floor    bare node:http: parses the JSON-RPC request, answers a
+ *                            reply of the same size (the template in $FLOOR_REPLY)
  *
  * Prints `READY <port>` once it listens; exits on SIGTERM / SIGINT.
  */
@@ -16,6 +19,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import type { Message, SendMessageResponse } from '@taskwire/core';
 import { createMemoryTaskStore, TaskService } from '@taskwire/core';
 import { referenceAgent, referenceAgentCard } from '@taskwire/reference-agent';
 import { serveA2A } from '@taskwire/server-http';
@@ -30,11 +34,37 @@ export const JSON_RPC_PATH = '/a2a/jsonrpc';
 
 type Stop = () => Promise<void>;
 
-async function ours(): Promise<[number, Stop]> {
+/** Our reference agent service, served by serveA2A; `adapt` may replace parts of the service first. */
+async function served(adapt: (service: TaskService) => void = () => undefined): Promise<[number, Stop]> {
   const card = referenceAgentCard([{ url: `http://127.0.0.1${JSON_RPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
   const service = new TaskService({ store: createMemoryTaskStore(), agent: referenceAgent, card });
+  adapt(service);
   const server = await serveA2A({ service, port: 0, host: '127.0.0.1' });
   return [server.port, async () => (await server.close(), await service.close())];
+}
+
+/**
+ * What the reference agent answers to `echo <x>`, built at once: a completed
+ * task with fresh ids, the user's message in its history and `<x>` in its
+ * status message. Same fields, same size as ours; nothing is stored.
+ */
+function completedEcho(params: unknown): SendMessageResponse {
+  const message = (params as { message: Message }).message;
+  const id = randomUUID();
+  const contextId = randomUUID();
+  const text = (message.parts[0] as { text?: string } | undefined)?.text?.replace(/^echo /, '') ?? '';
+  const reply: Message = { messageId: randomUUID(), role: 'ROLE_AGENT', parts: [{ text }], taskId: id, contextId };
+  const status = { state: 'TASK_STATE_COMPLETED' as const, message: reply, timestamp: new Date().toISOString() };
+  return { task: { id, contextId, status, history: [{ ...message, taskId: id, contextId }] } };
+}
+
+/** The adapter alone: serveA2A as ours, with SendMessage answered by {@link completedEcho} (no task lifecycle). */
+function adapter(): Promise<[number, Stop]> {
+  return served((service) => {
+    const unary = service.unary.bind(service);
+    service.unary = ((method, params, context) =>
+      method === 'SendMessage' ? Promise.resolve(completedEcho(params)) : unary(method, params, context)) as TaskService['unary'];
+  });
 }
 
 async function peer(): Promise<[number, Stop]> {
@@ -67,10 +97,10 @@ async function floor(): Promise<[number, Stop]> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return [(server.address() as AddressInfo).port, () => new Promise((resolve) => server.close(() => resolve()))];
+  return [(server.address() as AddressInfo).port, () => new Promise((resolve) => (server.close(() => resolve()), server.closeAllConnections()))];
 }
 
-const kinds: Record<string, () => Promise<[number, Stop]>> = { ours, peer, floor };
+const kinds: Record<string, () => Promise<[number, Stop]>> = { ours: () => served(), adapter, peer, floor };
 
 async function main(): Promise<void> {
   const kind = process.argv[2] ?? '';

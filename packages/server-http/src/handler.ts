@@ -3,6 +3,7 @@ import { Dispatcher } from './dispatch.js';
 import type { FetchHandler } from './fetch-host.js';
 import { fetchHandler } from './fetch-host.js';
 import type { CoreHandle, HttpRequest } from './http-types.js';
+import { pathOf } from './http-types.js';
 import { JsonRpcEndpoint } from './json-rpc.js';
 import type { NodeHandler } from './node-host.js';
 import { nodeHandler } from './node-host.js';
@@ -21,8 +22,15 @@ export interface A2AHandler {
    * resolves `undefined` for any other path.
    */
   readonly handle: CoreHandle;
-  /** For `http.createServer(handler.node)`, Express `app.use(handler.node)`, or Fastify `reply.hijack()` + `handler.node(req.raw, reply.raw)`. */
+  /** For `http.createServer(handler.node)`, Express `app.use(handler.node)`, or a Fastify `onRequest` hook: `reply.hijack()` + `handler.node(request.raw, reply.raw)` (see {@link matches}). */
   readonly node: NodeHandler;
+  /**
+   * Whether a request URL (a path, with or without its query) is one of the
+   * A2A paths this handler answers. For hosts that must decide before
+   * handing a request over, e.g. a Fastify `onRequest` hook that hijacks
+   * only A2A requests and leaves the rest to Fastify's routes.
+   */
+  matches(url: string): boolean;
   /** For Workers, Bun, Deno: `export default { fetch: handler.fetch }`. Non-A2A paths get a 404. */
   readonly fetch: FetchHandler;
   /**
@@ -52,18 +60,32 @@ export function createA2AHandler(options: A2AHttpOptions): A2AHandler {
   const rest = resolved.restPath !== undefined ? new RestEndpoint(resolved, dispatcher) : undefined;
   const card = resolved.cardPath !== undefined && resolved.card ? new AgentCardEndpoint(resolved.card, resolved.cardMaxAgeSeconds) : undefined;
 
+  // Which endpoint answers a path; `handle` and `matches` share it.
+  const route = (path: string) => {
+    if (card && at(path, resolved.cardPath!)) return 'card';
+    if (jsonRpc && at(path, resolved.jsonRpcPath!)) return 'jsonRpc';
+    if (rest && under(path, resolved.restPath!)) return 'rest';
+    return undefined;
+  };
   const handle = async (request: HttpRequest) => {
     const { path } = request;
-    if (card && at(path, resolved.cardPath!)) return card.handle(request);
-    if (jsonRpc && at(path, resolved.jsonRpcPath!)) return jsonRpc.handle(request);
-    if (rest && under(path, resolved.restPath!)) return rest.handle(request, path.slice(resolved.restPath!.length));
-    return undefined;
+    switch (route(path)) {
+      case 'card':
+        return card!.handle(request);
+      case 'jsonRpc':
+        return jsonRpc!.handle(request);
+      case 'rest':
+        return rest!.handle(request, path.slice(resolved.restPath!.length));
+      default:
+        return undefined;
+    }
   };
 
   const state = { closing: false };
   return {
     handle,
     node: nodeHandler(handle, resolved.maxBodyBytes, resolved.logger, state),
+    matches: (url) => route(pathOf(url)) !== undefined,
     fetch: fetchHandler(handle, resolved.maxBodyBytes, resolved.logger),
     close: () => {
       state.closing = true;

@@ -43,6 +43,12 @@ export interface StreamReply {
 /** What the core answers; hosts write it to their wire. */
 export type HttpReply = TextReply | StreamReply;
 
+/** The path of a request URL (`/a2a/rest/tasks?pageSize=2` → `/a2a/rest/tasks`). */
+export function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
 /** The first value of a header, if present. */
 export function header(headers: HeaderBag, name: string): string | undefined {
   const value = headers[name];

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@taskwire/core';
 import { A2AError } from '@taskwire/core';
 import type { CoreHandle, HttpRequest, StreamReply, TextReply } from './http-types.js';
+import { pathOf } from './http-types.js';
 import { notFoundReply, payloadTooLarge } from './replies.js';
 
 /**
@@ -102,11 +103,11 @@ async function writeStream(res: ServerResponse, reply: StreamReply, state: HostS
 export function nodeHandler(handle: CoreHandle, maxBodyBytes: number, logger: Logger | undefined, state: HostState): NodeHandler {
   return (req, res, next) => {
     const url = req.url ?? '/';
-    const q = url.indexOf('?');
+    const path = pathOf(url);
     const request: HttpRequest = {
       method: req.method ?? 'GET',
-      path: q === -1 ? url : url.slice(0, q),
-      query: q === -1 ? '' : url.slice(q + 1),
+      path,
+      query: url.slice(path.length + 1),
       headers: req.headers,
       body: () => readBody(req, maxBodyBytes),
       // A framework's parsed body counts only when it consumed the stream (Express 4 sets `{}` when it did not parse).
