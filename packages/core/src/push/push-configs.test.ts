@@ -148,6 +148,26 @@ describe('push config methods', () => {
     expect((await failure(as(alice).unary('DeleteTaskPushNotificationConfig', { taskId: 'nope', id: 'x' }))).kind).toBe('TaskNotFound');
   });
 
+  it('removes the configs of a task the store deletes or evicts, leaving other tasks\' configs', async () => {
+    const configs = createMemoryPushConfigStore();
+    const tasks = createMemoryTaskStore({ maxTasks: 2 });
+    const service = new TaskService({ store: tasks, agent, card: card(true), push: { store: configs } });
+    const as = inMemoryTransport(service, alice);
+    const hooked = async (text: string) => {
+      const task = await send(service, text);
+      await as.unary('CreateTaskPushNotificationConfig', { taskId: task.id, url: 'https://hooks.example.com/a' });
+      return task;
+    };
+    const [evicted, deleted, kept] = [await hooked('one'), await hooked('two'), await hooked('wait')];
+    // Three tasks in a store of two: the oldest finished one went, and its configs with it.
+    expect(await tasks.get(evicted.id)).toBeUndefined();
+    expect(await configs.list(evicted.id)).toEqual([]);
+    await tasks.delete(deleted.id);
+    expect(await configs.list(deleted.id)).toEqual([]);
+    expect((await configs.list(kept.id)).map((c) => c.config.url)).toEqual(['https://hooks.example.com/a']);
+    await service.close();
+  });
+
   it('stores a config that arrives with SendMessage, for the new task and for a continued one', async () => {
     const { as } = setup();
     const first = await as(alice).unary('SendMessage', {

@@ -3,6 +3,7 @@ import { A2AError, invalidParams } from '../errors.js';
 import type { ParsedParamsOf, ResultOf } from '../methods.js';
 import type { AgentCard, SendMessageRequest, TaskPushNotificationConfig } from '../schema/index.js';
 import type { CallContext } from '../service/call-context.js';
+import type { Logger } from '../service/agent-run.js';
 import type { EventHub } from '../service/event-hub.js';
 import { decodePageToken, encodePageToken } from '../store/list-tasks.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
@@ -16,6 +17,8 @@ export interface PushConfigHost {
   readonly newId: () => string;
   /** The task if the caller may see it, else throws TaskNotFound. */
   visible(taskId: string, context: CallContext, tenant: string | undefined): Promise<TaskRecord>;
+  /** Told when the configs of a removed task could not be deleted. */
+  readonly logger?: Logger | undefined;
 }
 
 /** The two conditions of push support: the card's capability (when there is a card) and a configured store. */
@@ -44,6 +47,7 @@ export interface PendingPushConfig {
 export class PushConfigMethods {
   private readonly store: PushConfigStore;
   private readonly delivery: PushDelivery | undefined;
+  private readonly unwatch: (() => void) | undefined;
 
   constructor(
     options: PushOptions,
@@ -51,6 +55,12 @@ export class PushConfigMethods {
   ) {
     this.store = options.store;
     this.delivery = options.delivery;
+    // A task the store deletes or evicts takes its configs with it (a store without onRemoved leaves them to the delivery).
+    this.unwatch = host.tasks.onRemoved?.((taskId) => {
+      this.store.deleteTask(taskId).catch((error: unknown) => {
+        host.logger?.warn('Taskwire push: could not delete the push configs of a removed task', { taskId, error: String(error) });
+      });
+    });
     const delivery = options.delivery;
     if (delivery) {
       delivery.start({ tasks: host.tasks, configs: options.store });
@@ -128,6 +138,7 @@ export class PushConfigMethods {
 
   /** Stops the delivery (undelivered notifications stay in the outbox). */
   close(): Promise<void> {
+    this.unwatch?.();
     return this.delivery?.close() ?? Promise.resolve();
   }
 

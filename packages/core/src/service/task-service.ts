@@ -37,7 +37,7 @@ export class TaskService implements A2AHandlers {
     this.newId = options.newId ?? randomId;
     this.engine = new TaskEngine(options.store, options.now);
     this.runner = new AgentRunner(this.engine, options.agent, this.newId, options.logger);
-    const host = { tasks: options.store, hub: this.engine.hub, newId: this.newId, visible: this.visible.bind(this) };
+    const host = { tasks: options.store, hub: this.engine.hub, newId: this.newId, visible: this.visible.bind(this), logger: options.logger };
     this.push = pushSupported(options.card, options.push) ? new PushConfigMethods(options.push, host) : undefined;
     if (options.push && !this.push) options.logger?.warn('Taskwire: the push option is ignored because the card does not set capabilities.pushNotifications: true');
   }

@@ -10,6 +10,7 @@ import { openLog } from './file/open-log.js';
 import { DEFAULT_COMPACT_MIN_BYTES, type FileTaskStoreOptions, type FileTaskStoreStats } from './file/options.js';
 import { commitPayload, deletePayload, headerPayload, LiveState, type CommitInput } from './file/records.js';
 import { TaskListIndex } from './list-tasks.js';
+import { RemovalListeners } from './removal-listeners.js';
 import { positiveOption, resolveBounds, TaskBounds, type ResolvedBounds } from './task-bounds.js';
 import { isTerminal } from '../schema/task.js';
 import { DEFAULT_MAX_EVENTS_PER_TASK } from './memory-store.js';
@@ -59,6 +60,7 @@ export class FileTaskStore implements TaskStore {
   /** Log bytes per estimated live character, measured by the last compaction (UTF-8 can take more than one byte). */
   private bytesPerChar = 1;
   private readonly bounds: TaskBounds;
+  private readonly removals = new RemovalListeners();
 
   private constructor(
     /** The store's directory (absolute). */
@@ -151,6 +153,7 @@ export class FileTaskStore implements TaskStore {
       this.index.delete(taskId);
       this.pending.release(taskId, ticket);
       this.bounds.forget(taskId);
+      this.removals.emit(taskId);
     });
     this.maybeCompact();
     return true;
@@ -163,6 +166,10 @@ export class FileTaskStore implements TaskStore {
     const first = live.lastSequence - live.events.length + 1;
     const start = Math.max(0, afterSequence + 1 - first);
     return live.events.slice(start, start + limit).map((json, i) => ({ sequence: first + start + i, event: JSON.parse(json) }));
+  }
+
+  onRemoved(listener: (taskId: string) => void): () => void {
+    return this.removals.add(listener);
   }
 
   async unsettled(): Promise<string[]> {
@@ -232,6 +239,7 @@ export class FileTaskStore implements TaskStore {
     this.state.applyDelete(taskId);
     this.index.delete(taskId);
     this.writer.append(encodeFrame(deletePayload(taskId)), () => undefined).catch(() => undefined);
+    this.removals.emit(taskId);
   }
 
   private checkWritable(): void {

@@ -2,6 +2,7 @@ import type { ListTasksResponse } from '../schema/requests.js';
 import { isTerminal, type StreamResponse, type Task } from '../schema/task.js';
 import { cloneValue, deepFreeze } from './clone.js';
 import { TaskListIndex } from './list-tasks.js';
+import { RemovalListeners } from './removal-listeners.js';
 import { positiveOption, resolveBounds, TaskBounds, type TaskBoundsOptions } from './task-bounds.js';
 import {
   OwnerMismatchError,
@@ -60,6 +61,7 @@ interface Slot {
 export class MemoryTaskStore implements TaskStore {
   private readonly slots = new Map<string, Slot>();
   private readonly bounds: TaskBounds;
+  private readonly removals = new RemovalListeners();
   private readonly index = new TaskListIndex();
   private readonly maxEvents: number;
   private closed = false;
@@ -167,10 +169,16 @@ export class MemoryTaskStore implements TaskStore {
     this.bounds.sweep();
   }
 
+  onRemoved(listener: (taskId: string) => void): () => void {
+    return this.removals.add(listener);
+  }
+
   private remove(taskId: string): boolean {
     this.bounds.forget(taskId);
     this.index.delete(taskId);
-    return this.slots.delete(taskId);
+    if (!this.slots.delete(taskId)) return false;
+    this.removals.emit(taskId);
+    return true;
   }
 }
 

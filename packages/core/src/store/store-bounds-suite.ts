@@ -57,6 +57,15 @@ export function runStoreBoundsSuite(name: string, open: (options: TaskBoundsOpti
       expect(await count(store)).toBe(3);
     });
 
+    it('tells onRemoved listeners of each task it evicts', async () => {
+      const store = await bounded({ maxTasks: 1 });
+      const removed: string[] = [];
+      store.onRemoved?.((taskId) => removed.push(taskId));
+      await store.commit(commitOf(testTask('done-1', { state: 'TASK_STATE_COMPLETED' })));
+      await store.commit(commitOf(testTask('done-2', { state: 'TASK_STATE_COMPLETED' })));
+      expect(removed).toEqual(['done-1']);
+    });
+
     it('evicts terminal tasks older than terminalTtlMs, keeping live ones', async () => {
       let now = 1_000;
       const store = await bounded({ terminalTtlMs: 100, now: () => now });

@@ -170,6 +170,19 @@ export function runTaskStoreConformance(
         expect(await store.commit(commitOf(task, 0, [testEvent(task, 9)]))).toEqual({ version: 1, firstSequence: 1, lastSequence: 1 });
         expect(await store.readEvents('t1', 0)).toEqual([{ sequence: 1, event: testEvent(task, 9) }]);
       }));
+      it('tells onRemoved listeners (when the store has them) of each task it deletes, once, until they stop listening', run(async ({ store }) => {
+        if (!store.onRemoved) return;
+        const removed: string[] = [];
+        const stop = store.onRemoved((taskId) => removed.push(taskId));
+        await store.commit(commitOf(testTask('t1')));
+        await store.commit(commitOf(testTask('t2')));
+        await store.delete('t1');
+        await store.delete('t1');
+        await store.delete('ghost');
+        stop();
+        await store.delete('t2');
+        expect(removed).toEqual(['t1']);
+      }));
     });
 
     describe('isolation', () => {

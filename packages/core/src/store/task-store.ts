@@ -94,6 +94,15 @@ export interface TaskStore {
    * to settle the tasks a stopped process left running (`TaskService.recover`).
    */
   unsettled?(): Promise<string[]>;
+  /**
+   * Optional: from now on, calls `listener` with the id of every task the
+   * store removes: by `delete`, or evicted past its bounds (a store closing
+   * removes nothing). Returns a function that stops the calls. A listener
+   * runs synchronously inside the store's bookkeeping: it must not throw,
+   * and should only start work of its own (the service deletes the task's
+   * push configs this way).
+   */
+  onRemoved?(listener: (taskId: string) => void): () => void;
   close(): Promise<void>;
 }
 
