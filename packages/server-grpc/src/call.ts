@@ -8,79 +8,99 @@ import { GRPC_PROTOCOL_VERSION, headersOf, METADATA } from './metadata.js';
 /** What unary and streaming server calls share: metadata and the 'cancelled' event. */
 export type SurfaceCall = grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>;
 
-/**
- * The core context of a call: the caller authenticated from metadata with
- * the server's auth hooks, the requested version (none or 1.x; anything
- * else is VersionNotSupported) and extensions, and the call's signal.
- */
-export function contextOf(call: SurfaceCall, auth: AuthPolicy | undefined, callSignal: CallSignal): CallContext | Promise<CallContext> {
-  const requested = first(call, METADATA.version);
-  let version: string = GRPC_PROTOCOL_VERSION;
-  if (requested !== undefined && requested.trim() !== '') {
-    version = negotiateVersion(requested);
-    if (version !== GRPC_PROTOCOL_VERSION) {
-      throw new A2AError(
-        'VersionNotSupported',
-        `lf.a2a.v1.A2AService speaks A2A ${GRPC_PROTOCOL_VERSION}, not ${requested}; send a2a-version: ${GRPC_PROTOCOL_VERSION} (or none), or use this agent's JSON-RPC interface for 0.3`,
-        { requestedVersion: requested },
-      );
-    }
-  }
-  const requestedExtensions = call.metadata.get(METADATA.extensions);
-  const extensions = requestedExtensions.length
-    ? requestedExtensions.flatMap((value) => String(value).split(',')).map((uri) => uri.trim()).filter(Boolean)
-    : undefined;
-  const context = (principal: Principal | undefined): CallContext => ({
-    principal,
-    version,
-    extensions,
-    get signal() {
-      return callSignal.signal;
-    },
-  });
-  // Without an auth policy there is nothing to wait for: no promise, no extra tick.
-  return auth ? authenticateRequest(auth, { headers: headersOf(call.metadata) }).then(context) : context(undefined);
-}
-
-/** The first text value of a metadata key. */
-function first(call: SurfaceCall, key: string): string | undefined {
-  const value = call.metadata.get(key)[0];
-  return value === undefined ? undefined : String(value);
-}
-
 /** The abort reason of a call the client cancelled or let expire (one shared instance: an abort is not an error here). */
 const CALL_ENDED = Object.freeze({ reason: 'The gRPC call was cancelled by the client or its deadline passed' });
 
 /**
- * The signal of one call, made on first use (most unary rpcs never wait, so
- * never pay for one): it aborts when the client cancels the call or its
- * deadline passes. grpc-js also reports 'cancelled' after every finished
- * call, so `done()` detaches first and a call that ended normally never
- * aborts.
+ * The core context of one gRPC call, one object per call: the caller
+ * authenticated from metadata with the server's auth hooks, the requested
+ * version (none or 1.x; anything else is VersionNotSupported) and
+ * extensions, and the call's signal.
+ *
+ * The signal is made on first use (most unary rpcs never wait, so never pay
+ * for one): it aborts when the client cancels the call or its deadline
+ * passes. grpc-js also reports 'cancelled' after every finished call, so
+ * {@link GrpcCallContext.done} detaches first and a call that ended
+ * normally never aborts. The grpc-js call itself is private (not part of
+ * the context core sees).
  */
-export class CallSignal {
-  private controller: AbortController | undefined;
-  private readonly onCancel = () => this.controller?.abort(CALL_ENDED);
+export class GrpcCallContext<C extends SurfaceCall = SurfaceCall> implements CallContext {
+  principal: Principal | undefined = undefined;
+  version: string = GRPC_PROTOCOL_VERSION;
+  extensions: readonly string[] | undefined = undefined;
+  readonly #call: C;
+  #controller: AbortController | undefined = undefined;
+  #onCancel: (() => void) | undefined = undefined;
 
-  constructor(private readonly call: SurfaceCall) {}
+  constructor(call: C) {
+    this.#call = call;
+  }
 
-  get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.call.cancelled) this.controller.abort(CALL_ENDED);
-      else this.call.once('cancelled', this.onCancel);
+  /**
+   * Calls `body` with the grpc-js call and this context once the version,
+   * extensions and caller are known: at once without an auth policy (no
+   * promise, no extra tick), else once `auth` accepted the caller, which
+   * happens before anything is read of the request. An unsupported
+   * version, a rejected caller and a throw of `body` all come out as a
+   * rejection, never a throw.
+   */
+  run<T>(auth: AuthPolicy | undefined, body: (call: C, context: this) => Promise<T>): Promise<T> {
+    try {
+      this.readMetadata();
+      if (!auth) return body(this.#call, this);
+      return authenticateRequest(auth, { headers: headersOf(this.#call.metadata) }).then((principal) => {
+        this.principal = principal;
+        return body(this.#call, this);
+      });
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return this.controller.signal;
   }
 
-  done(): void {
-    if (this.controller) this.call.off('cancelled', this.onCancel);
+  /** The call's signal (made now if it was not yet): aborts when the client cancels or the deadline passes. */
+  get signal(): AbortSignal {
+    if (this.#controller) return this.#controller.signal;
+    const controller = new AbortController();
+    this.#controller = controller;
+    if (this.#call.cancelled) controller.abort(CALL_ENDED);
+    else this.#call.once('cancelled', (this.#onCancel = () => controller.abort(CALL_ENDED)));
+    return controller.signal;
   }
+
+  /** Marks the call finished: its signal, if one was made, never aborts from now on. */
+  done(): void {
+    if (this.#onCancel) this.#call.off('cancelled', this.#onCancel);
+  }
+
+  /** Reads `a2a-version` (the common `1.0` without negotiating) and `a2a-extensions`. */
+  private readMetadata(): void {
+    const metadata = this.#call.metadata;
+    const requested = first(metadata, METADATA.version);
+    if (requested !== undefined && requested !== GRPC_PROTOCOL_VERSION && requested.trim() !== '') {
+      if (negotiateVersion(requested) !== GRPC_PROTOCOL_VERSION) {
+        throw new A2AError(
+          'VersionNotSupported',
+          `lf.a2a.v1.A2AService speaks A2A ${GRPC_PROTOCOL_VERSION}, not ${requested}; send a2a-version: ${GRPC_PROTOCOL_VERSION} (or none), or use this agent's JSON-RPC interface for 0.3`,
+          { requestedVersion: requested },
+        );
+      }
+    }
+    const requestedExtensions = metadata.get(METADATA.extensions);
+    if (requestedExtensions.length > 0) {
+      this.extensions = requestedExtensions.flatMap((value) => String(value).split(',')).map((uri) => uri.trim()).filter(Boolean);
+    }
+  }
+}
+
+/** The first text value of a metadata key. */
+function first(metadata: grpc.Metadata, key: string): string | undefined {
+  const value = metadata.get(key)[0];
+  return value === undefined ? undefined : String(value);
 }
 
 /** SubscribeToTask's resume point from metadata: a number, or the raw text (which validation rejects naming afterSequence). */
 export function afterSequenceOf(call: SurfaceCall): number | string | undefined {
-  const text = first(call, METADATA.afterSequence)?.trim();
+  const text = first(call.metadata, METADATA.afterSequence)?.trim();
   if (text === undefined) return undefined;
   return /^\d+$/.test(text) ? Number(text) : text;
 }

@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AuthPolicy, Logger, MethodName, StreamEvent, StreamMethodName, TaskService, UnaryMethodName } from '@taskwire/core';
 import { A2AError, GRPC_STATUS, METHOD_NAMES } from '@taskwire/core';
-import { afterSequenceOf, CallSignal, contextOf } from './call.js';
+import { afterSequenceOf, GrpcCallContext } from './call.js';
 import { encodeStatusDetails, encodeStreamEvent, forTrailers, RPC_CODECS } from './convert.js';
 import { METADATA } from './metadata.js';
 
@@ -99,54 +99,51 @@ function drained(call: grpc.ServerWritableStream<unknown, unknown>, signal: Abor
  */
 function handlers(service: TaskService, options: A2AServiceOptions): grpc.UntypedServiceImplementation {
   const { auth, logger } = options;
-  const unary =
-    (method: UnaryMethodName): grpc.handleUnaryCall<unknown, unknown> =>
-    (call, callback) => {
-      const signal = new CallSignal(call);
-      // The caller is authenticated before anything is read of its request.
-      const run = async () => {
-        const context = await contextOf(call, auth, signal);
-        return service.unary(method, paramsOf(call.request), context);
-      };
-      run().then(
+  // Per call: one context object and the two settle callbacks; each rpc's body is made once, here.
+  const unary = (method: UnaryMethodName): grpc.handleUnaryCall<unknown, unknown> => {
+    const body = (call: grpc.ServerUnaryCall<unknown, unknown>, context: GrpcCallContext) =>
+      service.unary(method, paramsOf(call.request), context);
+    return (call, callback) => {
+      const context = new GrpcCallContext(call);
+      context.run(auth, body).then(
         (result) => {
-          signal.done();
+          context.done();
           callback(null, result);
         },
         (error: unknown) => {
-          signal.done();
+          context.done();
           callback(toStatus(error, method, logger) as grpc.ServiceError);
         },
       );
     };
-  const stream =
-    (method: StreamMethodName): grpc.handleServerStreamingCall<unknown, unknown> =>
-    (call) => {
-      const callSignal = new CallSignal(call);
-      const signal = callSignal.signal;
+  };
+  const stream = (method: StreamMethodName): grpc.handleServerStreamingCall<unknown, unknown> => {
+    const body = async (call: grpc.ServerWritableStream<unknown, unknown>, context: GrpcCallContext) => {
+      const signal = context.signal;
       const withSequence = call.metadata.get(METADATA.streamSequence)[0]?.toString() === '1';
-      const run = async () => {
-        const context = await contextOf(call, auth, callSignal);
-        let params = paramsOf(call.request);
-        const after = method === 'SubscribeToTask' ? afterSequenceOf(call) : undefined;
-        if (after !== undefined) params = { ...(params as object), afterSequence: after };
-        const events = await service.stream(method, params, context);
-        for await (const event of events) {
-          if (signal.aborted) break;
-          if (!call.write({ event, withSequence } satisfies Outgoing)) await drained(call, signal);
-        }
-      };
-      run().then(
+      let params = paramsOf(call.request);
+      const after = method === 'SubscribeToTask' ? afterSequenceOf(call) : undefined;
+      if (after !== undefined) params = { ...(params as object), afterSequence: after };
+      const events = await service.stream(method, params, context);
+      for await (const event of events) {
+        if (signal.aborted) break;
+        if (!call.write({ event, withSequence } satisfies Outgoing)) await drained(call, signal);
+      }
+    };
+    return (call) => {
+      const context = new GrpcCallContext(call);
+      context.run(auth, body).then(
         () => {
-          callSignal.done();
+          context.done();
           if (!call.cancelled) call.end();
         },
         (error: unknown) => {
-          callSignal.done();
+          context.done();
           if (!call.cancelled) call.emit('error', toStatus(error, method, logger));
         },
       );
     };
+  };
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const method of METHOD_NAMES) {
     implementation[method] =

@@ -26,9 +26,41 @@ interface MessageType<P> {
   decode(input: BinaryReader | Uint8Array, length?: number): P;
 }
 
+/**
+ * The writer every encode shares. Encoding is synchronous and `finish()`
+ * copies the bytes out and resets it, so sharing is safe; its buffer then
+ * grows once, not from empty for every message (which cost more than the
+ * encoding itself).
+ */
+let shared = new BinaryWriter();
+/** A message larger than this gets the next one a fresh writer, so that one large message does not pin its buffer. */
+const KEEP_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * Writes with the shared writer and returns the bytes. A throw half-way
+ * (a value no proto field can take) abandons the writer, so the next
+ * message never starts after another's partial bytes.
+ */
+function written(write: (writer: BinaryWriter) => unknown): Buffer {
+  const writer = shared;
+  let bytes: Uint8Array;
+  try {
+    write(writer);
+    bytes = writer.finish();
+  } catch (error) {
+    shared = new BinaryWriter();
+    throw error;
+  }
+  if (bytes.byteLength > KEEP_BUFFER_BYTES) shared = new BinaryWriter();
+  return bufferOf(bytes);
+}
+
 function codec<P, C>(type: MessageType<P>, to: (value: C) => P, from: (message: P) => C): Codec<C> {
   return {
-    encode: (value) => bufferOf(type.encode(to(value)).finish()),
+    encode(value) {
+      const message = to(value);
+      return written((writer) => type.encode(message, writer));
+    },
     decode: (bytes) => from(type.decode(bytes)),
   };
 }
@@ -115,9 +147,11 @@ export const RPC_CODECS: { readonly [M in MethodName]: RpcCodec<M> } = Object.fr
  * `StreamSequence` field when `withSequence` (see proto/taskwire/v1/stream.proto).
  */
 export function encodeStreamEvent(event: StreamEvent, withSequence: boolean): Buffer {
-  const writer = pb.StreamResponse.encode(toStreamResponse(event.response), new BinaryWriter());
-  if (withSequence) StreamSequence.encode({ sequence: event.sequence }, writer);
-  return bufferOf(writer.finish());
+  const response = toStreamResponse(event.response);
+  return written((writer) => {
+    pb.StreamResponse.encode(response, writer);
+    if (withSequence) StreamSequence.encode({ sequence: event.sequence }, writer);
+  });
 }
 
 /** Reads one stream item: the StreamResponse and, when the server sent it, its sequence number. */

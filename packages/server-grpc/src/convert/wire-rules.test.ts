@@ -21,6 +21,15 @@ describe('timestamps', () => {
     expect(toTimestamp('2025-10-28T10:30:00.000000001Z', 'x')).toEqual({ seconds: 1761647400, nanos: 1 });
   });
 
+  it('read the millisecond form core writes exactly, and still reject a non-date of that length', () => {
+    for (const ms of [0, -1, 1761647400123, -62135596800000, 253402300799999]) {
+      const iso = new Date(ms).toISOString();
+      expect(toTimestamp(iso, 'x')).toEqual({ seconds: Math.floor(ms / 1000), nanos: (((ms % 1000) + 1000) % 1000) * 1e6 });
+      expect(fromTimestamp(toTimestamp(iso, 'x'))).toBe(iso);
+    }
+    expect(() => toTimestamp('2025-13-45T99:99:99.999Z', 'status.timestamp')).toThrow(/status\.timestamp/);
+  });
+
   it('always write at least milliseconds, so that they sort as strings', () => {
     expect(fromTimestamp(toTimestamp('2025-10-28T10:30:00Z', 'x'))).toBe('2025-10-28T10:30:00.000Z');
   });
@@ -116,5 +125,24 @@ describe('the stream sequence field', () => {
     expect(decodeStreamEvent(encodeStreamEvent(event, false)).sequence).toBeUndefined();
     const plain = pb.StreamResponse.decode(encodeStreamEvent(event, false));
     expect(pb.StreamResponse.decode(encodeStreamEvent(event, true))).toEqual(plain);
+  });
+});
+
+describe('encoding (one writer shared by every message)', () => {
+  const fresh = (value: Task) => Buffer.from(pb.Task.encode(toTask(value)).finish());
+
+  it('hands out bytes that later messages do not overwrite', () => {
+    const first = RPC_CODECS.GetTask.response.encode(task);
+    const copy = Buffer.from(first);
+    RPC_CODECS.GetTask.response.encode({ ...task, id: 'x'.repeat(100_000) });
+    RPC_CODECS.GetTask.response.encode({ ...task, id: 't2' });
+    expect(first).toEqual(copy);
+    expect(first).toEqual(fresh(task));
+  });
+
+  it('starts clean after a message that failed half-way', () => {
+    expect(() => RPC_CODECS.ListTasks.response.encode({ tasks: [task], nextPageToken: '', pageSize: 1.5, totalSize: 1 })).toThrow();
+    expect(RPC_CODECS.GetTask.response.encode(task)).toEqual(fresh(task));
+    expect(decodeStreamEvent(encodeStreamEvent({ sequence: 3, response: { task } }, true))).toEqual({ sequence: 3, response: { task } });
   });
 });
