@@ -1,8 +1,9 @@
 import { AgentCardEndpoint } from './agent-card.js';
+import { CorsPolicy } from './cors.js';
 import { Dispatcher } from './dispatch.js';
 import type { FetchHandler } from './fetch-host.js';
 import { fetchHandler } from './fetch-host.js';
-import type { CoreHandle, HttpRequest } from './http-types.js';
+import type { CoreHandle, HttpReply, HttpRequest } from './http-types.js';
 import { pathOf } from './http-types.js';
 import { JsonRpcEndpoint } from './json-rpc.js';
 import type { NodeHandler } from './node-host.js';
@@ -10,6 +11,7 @@ import { nodeHandler } from './node-host.js';
 import type { A2AHttpOptions } from './options.js';
 import { resolveOptions } from './options.js';
 import { RestEndpoint } from './rest.js';
+import { withV03Discovery } from './v03-card.js';
 
 /**
  * One A2A HTTP endpoint set (JSON-RPC, HTTP+JSON, the agent card) with three
@@ -49,16 +51,22 @@ const at = (path: string, target: string) => path === target || path === `${targ
 /**
  * Builds the A2A HTTP handler of a service: JSON-RPC 2.0 at `jsonRpcPath`,
  * the HTTP+JSON binding below `restPath`, the public agent card at
- * `cardPath` (when there is a card). Request handling is protocol-free: it
- * decodes the wire, calls `service.unary` / `service.stream`, and encodes
- * results and A2A errors back.
+ * `cardPath` (when there is a card; with the v0.3 discovery fields added,
+ * see `withV03Discovery`), and CORS on all of them when `cors` is set.
+ * Request handling is protocol-free: it decodes the wire, calls
+ * `service.unary` / `service.stream`, and encodes results and A2A errors
+ * back.
  */
 export function createA2AHandler(options: A2AHttpOptions): A2AHandler {
   const resolved = resolveOptions(options);
   const dispatcher = new Dispatcher(resolved);
   const jsonRpc = resolved.jsonRpcPath !== undefined ? new JsonRpcEndpoint(resolved, dispatcher) : undefined;
   const rest = resolved.restPath !== undefined ? new RestEndpoint(resolved, dispatcher) : undefined;
-  const card = resolved.cardPath !== undefined && resolved.card ? new AgentCardEndpoint(resolved.card, resolved.cardMaxAgeSeconds) : undefined;
+  const card =
+    resolved.cardPath !== undefined && resolved.card
+      ? new AgentCardEndpoint(withV03Discovery(resolved.card, resolved.jsonRpcPath), resolved.cardMaxAgeSeconds)
+      : undefined;
+  const cors = options.cors && new CorsPolicy(options.cors);
 
   // Which endpoint answers a path; `handle` and `matches` share it.
   const route = (path: string) => {
@@ -67,18 +75,21 @@ export function createA2AHandler(options: A2AHttpOptions): A2AHandler {
     if (rest && under(path, resolved.restPath!)) return 'rest';
     return undefined;
   };
-  const handle = async (request: HttpRequest) => {
-    const { path } = request;
-    switch (route(path)) {
+  const answer = (target: 'card' | 'jsonRpc' | 'rest', request: HttpRequest): HttpReply | Promise<HttpReply> => {
+    switch (target) {
       case 'card':
         return card!.handle(request);
       case 'jsonRpc':
         return jsonRpc!.handle(request);
       case 'rest':
-        return rest!.handle(request, path.slice(resolved.restPath!.length));
-      default:
-        return undefined;
+        return rest!.handle(request, request.path.slice(resolved.restPath!.length));
     }
+  };
+  const handle = async (request: HttpRequest) => {
+    const target = route(request.path);
+    if (target === undefined) return undefined;
+    if (!cors) return answer(target, request);
+    return cors.isPreflight(request) ? cors.preflight(request) : cors.apply(request, await answer(target, request));
   };
 
   const state = { closing: false };

@@ -1,7 +1,8 @@
 /**
  * @taskwire/server-http: A2A over HTTP. JSON-RPC 2.0 with SSE streams, the
- * HTTP+JSON binding, the agent card, and auth hooks, as a `node:http`
- * server, node/Express middleware, or a fetch handler.
+ * HTTP+JSON binding, the agent card (v1.0, discoverable by v0.3 clients),
+ * auth hooks and opt-in CORS, as a `node:http` server, node/Express
+ * middleware, or a fetch handler.
  */
 export { serveA2A } from './serve.js';
 export type { A2AServer, ServeA2AOptions } from './serve.js';
@@ -11,6 +12,8 @@ export type { NodeHandler } from './node-host.js';
 export type { FetchHandler } from './fetch-host.js';
 export { HTTP_DEFAULTS } from './options.js';
 export type { A2AHttpOptions } from './options.js';
+export { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS } from './cors.js';
+export type { CorsOptions } from './cors.js';
 export { httpInterfaces } from './agent-card.js';
 export type { HttpInterfaceOptions } from './agent-card.js';
 export type { CoreHandle, HeaderBag, HttpReply, HttpRequest, StreamReply, TextReply } from './http-types.js';

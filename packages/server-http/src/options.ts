@@ -1,4 +1,5 @@
 import type { AgentCard, AuthPolicy, Logger, TaskService } from '@taskwire/core';
+import type { CorsOptions } from './cors.js';
 
 /** The paths, limits and timings a handler uses when its options leave them out. */
 export const HTTP_DEFAULTS = {
@@ -9,6 +10,8 @@ export const HTTP_DEFAULTS = {
   maxBodyBytes: 1024 * 1024,
   heartbeatMs: 15_000,
   cardMaxAgeSeconds: 300,
+  /** `Access-Control-Max-Age` of CORS preflight answers, when `cors` is on. */
+  corsMaxAgeSeconds: 600,
 } as const;
 
 /**
@@ -42,6 +45,12 @@ export interface A2AHttpOptions {
   readonly heartbeatMs?: number;
   /** `Cache-Control: max-age` of the card (default 300 s). */
   readonly cardMaxAgeSeconds?: number;
+  /**
+   * Cross-origin access for browser pages on other origins (off by
+   * default: no CORS headers, `OPTIONS` is not answered as a preflight).
+   * Applies to the A2A paths and the card; see {@link CorsOptions}.
+   */
+  readonly cors?: CorsOptions | undefined;
   /** Where unexpected errors are reported (never `console`). */
   readonly logger?: Logger | undefined;
 }
