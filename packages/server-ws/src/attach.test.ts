@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { TaskService } from '@taskwire/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -68,6 +68,26 @@ describe('attachWebSocket on a shared node:http server', () => {
     expect(await upgradeStatus(`ws://${base}/other`)).toBe(101);
     expect(await upgradeStatus(`ws://${base}/a2a/ws?connectionParams=1`)).toBe(101);
     other.close();
+  });
+
+  it('writes the replies of calls answered in the same turn in one socket write, each intact and in its own frame', async () => {
+    let writes = 0;
+    server.prependListener('upgrade', (_request: unknown, socket: Socket) => {
+      const counted = socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+      for (const name of ['_write', '_writev'] as const) {
+        const write = counted[name].bind(socket);
+        counted[name] = (...args) => (writes++, write(...args));
+      }
+    });
+    const raw = await RawSocket.open(`ws://${base}/a2a/ws`);
+    writes = 0;
+    const ids = Array.from({ length: 20 }, (_, i) => i + 1);
+    raw.send(ids.map((id) => ({ id, method: 'mutation', params: { path: 'SendMessage', input: { message: userMessage(`echo ${id}`) } } })));
+    const replies = await Promise.all(ids.map((id) => raw.answer(id)));
+    const texts = replies.map((r) => (r.result?.data as { task: { status: { message: { parts: { text: string }[] } } } }).task.status.message.parts[0]!.text);
+    expect(texts).toEqual(ids.map(String));
+    expect(writes).toBe(1);
+    raw.close();
   });
 
   it('close() ends every connection with 1001 and takes no more upgrades; the tasks go on', async () => {

@@ -102,17 +102,15 @@ export function attachWebSocket(options: AttachOptions): WebSocketEndpoint {
       if (isUnexpected(error)) logger?.error('A2A WebSocket call failed', { procedure, error: error.cause ?? error });
     },
   });
-  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
-    slots.set(socket, guardConnection(socket, limits, logger));
-    onConnection(socket, request);
-  });
-
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (pathOf(request) !== path) {
       if (server.listenerCount('upgrade') === 1) refuseUpgrade(socket, 404, 'Not Found');
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      slots.set(ws, guardConnection(ws, socket, limits, logger));
+      onConnection(ws, request);
+    });
   };
   server.on('upgrade', onUpgrade);
 

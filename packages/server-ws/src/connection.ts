@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import type { Duplex } from 'node:stream';
 import type { Logger } from '@taskwire/core';
 import { A2AError } from '@taskwire/core';
 import { TRPCError } from '@trpc/server';
@@ -40,22 +41,40 @@ export interface ConnectionSlots {
 }
 
 /**
+ * Bytes of replies held back before they are written at once; past this a
+ * burst is written right away, so that corking only merges small frames.
+ */
+const COALESCE_BYTES = 64 * 1024;
+
+/**
  * Holds a connection to its limits: every frame the server sends goes
  * through a check of the socket's buffered bytes, and a reader that lets
  * more than `maxBufferedBytes` pile up is disconnected (`terminate`, so
- * memory is freed at once) rather than buffered without bound. Returns the
- * connection's stream slots.
+ * memory is freed at once) rather than buffered without bound. Frames sent
+ * in the same turn of the event loop leave in one write (`transport`, the
+ * connection's TCP socket, is corked until the turn ends or
+ * {@link COALESCE_BYTES} are waiting), so that a busy connection costs one
+ * system call per turn rather than one per reply or stream event; the
+ * bytes and their order are unchanged, and the buffered-bytes check counts
+ * only what the kernel did not take. Returns the connection's stream slots.
  */
-export function guardConnection(socket: WebSocket, limits: ConnectionLimits, logger?: Logger): ConnectionSlots {
+export function guardConnection(socket: WebSocket, transport: Duplex, limits: ConnectionLimits, logger?: Logger): ConnectionSlots {
   const closed = new AbortController();
   // Every blocking call and stream of the connection listens to this one signal.
   setMaxListeners(0, closed.signal);
   socket.once('close', () => closed.abort());
 
-  const send = socket.send.bind(socket) as (...args: unknown[]) => void;
+  let corked = false;
+  const flush = () => {
+    if (!corked) return;
+    corked = false;
+    transport.uncork();
+  };
+  const send = socket.send.bind(socket) as (data: unknown, options: unknown, cb: unknown) => void;
   let overflowed = false;
-  socket.send = ((...args: unknown[]) => {
+  socket.send = ((data: unknown, options?: unknown, cb?: unknown) => {
     if (overflowed) return;
+    if (socket.bufferedAmount > limits.maxBufferedBytes) flush();
     if (socket.bufferedAmount > limits.maxBufferedBytes) {
       overflowed = true;
       logger?.warn('Disconnecting a WebSocket reader that does not keep up', {
@@ -65,7 +84,13 @@ export function guardConnection(socket: WebSocket, limits: ConnectionLimits, log
       socket.terminate();
       return;
     }
-    send(...args);
+    if (!corked) {
+      corked = true;
+      transport.cork();
+      process.nextTick(flush);
+    }
+    send(data, options, cb);
+    if (transport.writableLength >= COALESCE_BYTES) flush();
   }) as WebSocket['send'];
 
   let open = 0;

@@ -49,22 +49,26 @@ export type A2ARouter = TRPCBuiltRouter<
 
 const t = initTRPC.context<A2ARouterContext>().create({ errorFormatter: formatA2AError, isDev: false });
 
-/** Input as sent: the service validates it against the method table (InvalidParams naming the field). */
-const asSent =
-  <T>() =>
-  (input: unknown): T =>
-    input as T;
+/**
+ * A call's input as sent: the procedures declare no input parser (the
+ * service validates against the method table, with InvalidParams naming the
+ * field), and read the raw input that tRPC hands every middleware and
+ * resolver as `getRawInput`, so that no pass-through parser middleware runs
+ * per call.
+ */
+function inputOf(opts: object): Promise<unknown> {
+  return (opts as { getRawInput: () => Promise<unknown> }).getRawInput();
+}
 
-function unaryProcedure<M extends UnaryMethodName>(service: TaskService, method: M) {
-  const builder = t.procedure.input(asSent<ParamsOf<M>>());
-  const resolve = ({ input, ctx }: { input: unknown; ctx: A2ARouterContext }) => service.unary(method, input, ctx.call);
-  return isReadMethod(method) ? builder.query(resolve) : builder.mutation(resolve);
+function unaryProcedure(service: TaskService, method: UnaryMethodName) {
+  const resolve = async (opts: { ctx: A2ARouterContext }) => service.unary(method, await inputOf(opts), opts.ctx.call);
+  return isReadMethod(method) ? t.procedure.query(resolve) : t.procedure.mutation(resolve);
 }
 
 function streamProcedure<M extends StreamMethodName>(service: TaskService, method: M) {
-  return t.procedure
-    .input(asSent<StreamInput<M>>())
-    .subscription(({ input, ctx, signal }) => openStream(service, method, input, ctx, signal));
+  return t.procedure.subscription(async (opts) =>
+    openStream(service, method, (await inputOf(opts)) as StreamInput<M> | undefined, opts.ctx, opts.signal),
+  );
 }
 
 /**
