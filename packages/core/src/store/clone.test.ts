@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloneValue, copyWith, deepFreeze } from './clone.js';
+import { cloneValue, copyWith, deepFreeze, deepFreezeAgainst } from './clone.js';
 import { MemoryTaskStore } from './memory-store.js';
 import { commitOf, testTask } from './store-conformance-fixtures.js';
 
@@ -66,6 +66,47 @@ describe('deepFreeze (the memory store freezes instead of copying)', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(deepFreeze(cyclic)).toBe(false);
+  });
+});
+
+describe('deepFreezeAgainst (a new version freezes only what it does not share)', () => {
+  const previous = () => {
+    const value = { history: [{ text: 'a' }, { text: 'b' }], artifact: { parts: [{ text: 'one' }] } };
+    expect(deepFreeze(value)).toBe(true);
+    return value;
+  };
+
+  it('freezes every new part of the new version deeply, and leaves the shared parts as they were', () => {
+    const old = previous();
+    const next = { history: old.history, artifact: { parts: [...old.artifact.parts, { text: 'two', meta: { deep: [1] } }] } };
+    expect(deepFreezeAgainst(next, old)).toBe(true);
+    expect(next.history).toBe(old.history);
+    expect([Object.isFrozen(next), Object.isFrozen(next.artifact), Object.isFrozen(next.artifact.parts)]).toEqual([true, true, true]);
+    const added = next.artifact.parts[1] as { meta: { deep: number[] } };
+    expect([Object.isFrozen(added), Object.isFrozen(added.meta), Object.isFrozen(added.meta.deep)]).toEqual([true, true, true]);
+  });
+
+  it('walks an object that only looks like the old one (equal, not the same)', () => {
+    const old = previous();
+    const next = { history: [{ text: 'a' }, { text: 'b' }], artifact: old.artifact };
+    expect(deepFreezeAgainst(next, old)).toBe(true);
+    expect(next.history.every((m) => Object.isFrozen(m))).toBe(true);
+  });
+
+  it('answers false for a new part that is not JSON-like, as deepFreeze does', () => {
+    const old = previous();
+    expect(deepFreezeAgainst({ history: old.history, artifact: { parts: [new Date(0)] } }, old)).toBe(false);
+    expect(deepFreezeAgainst({ history: old.history, fn: () => 1 }, old)).toBe(false);
+  });
+
+  it('never takes the prototype of the old version for a value under an own __proto__ key', () => {
+    const old = JSON.parse('{"__proto__": {"x": 1}}') as Record<string, unknown>;
+    expect(deepFreeze(old)).toBe(true);
+    const inner = { y: [2] };
+    const next = JSON.parse('{"__proto__": null}') as Record<string, unknown>;
+    Object.defineProperty(next, '__proto__', { value: inner, enumerable: true });
+    expect(deepFreezeAgainst(next, old)).toBe(true);
+    expect(Object.isFrozen(inner.y)).toBe(true);
   });
 });
 

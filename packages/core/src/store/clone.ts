@@ -75,6 +75,41 @@ function freezeLevel(value: unknown, depth: number): boolean {
 }
 
 /**
+ * {@link deepFreeze} for a new version of a value: `previous` is an earlier
+ * version that was deep-frozen (by this module) and that `value` shares
+ * parts with. Wherever `value` holds the very object `previous` holds at the
+ * same place, that part is known to be frozen all the way down and is not
+ * walked again. An update of a task shares most of the previous one (its
+ * history, other artifacts, and the parts of an artifact streamed chunk by
+ * chunk), so freezing costs what changed rather than the whole task.
+ */
+export function deepFreezeAgainst(value: unknown, previous: unknown): boolean {
+  return freezeAgainst(value, previous, 0);
+}
+
+function freezeAgainst(value: unknown, previous: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value !== 'function' && typeof value !== 'symbol';
+  if (value === previous) return true;
+  if (typeof previous !== 'object' || previous === null) return freezeLevel(value, depth);
+  if (depth > MAX_DEPTH) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  const before = previous as Record<string, unknown>;
+  if (proto === Array.prototype) {
+    const array = value as unknown[];
+    const old = Array.isArray(previous) ? (previous as unknown[]) : undefined;
+    for (let i = 0; i < array.length; i++) if (!freezeAgainst(array[i], old?.[i], depth + 1)) return false;
+  } else if (proto === Object.prototype || proto === null) {
+    const record = value as Record<string, unknown>;
+    // An own `__proto__` key of `previous` would read as its prototype: never compare against that.
+    for (const key in record) if (!freezeAgainst(record[key], key === '__proto__' ? undefined : before[key], depth + 1)) return false;
+  } else {
+    return false;
+  }
+  if (!Object.isFrozen(value)) Object.freeze(value);
+  return true;
+}
+
+/**
  * A shallow copy of `value` with `fields` set on it: `{ ...value, ...fields }`
  * (same keys, same order), built with `Object.assign`. A spread of an object
  * parsed by zod gives every result a hidden class of its own, which makes

@@ -1,6 +1,6 @@
 import type { ListTasksResponse } from '../schema/requests.js';
 import { isTerminal, type StreamResponse, type Task } from '../schema/task.js';
-import { cloneValue, deepFreeze } from './clone.js';
+import { cloneValue, deepFreeze, deepFreezeAgainst } from './clone.js';
 import { TaskListIndex } from './list-tasks.js';
 import { RemovalListeners } from './removal-listeners.js';
 import { positiveOption, resolveBounds, TaskBounds, type TaskBoundsOptions } from './task-bounds.js';
@@ -95,7 +95,8 @@ export class MemoryTaskStore implements TaskStore {
     // Freeze (or copy) before touching state: a value that cannot be cloned leaves the store unchanged.
     let copied = false;
     let task = request.task;
-    if (!deepFreeze(task)) {
+    // The stored version is deep-frozen (unless it had to be copied): what the new one shares with it needs no walk.
+    if (!deepFreezeAgainst(task, slot !== undefined && !slot.copied ? slot.task : undefined)) {
       task = cloneValue(task);
       copied = true;
     }
