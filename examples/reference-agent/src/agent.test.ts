@@ -52,4 +52,16 @@ describe('reference agent', () => {
     const last = events.at(-1)!.response;
     expect('statusUpdate' in last && last.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
   });
+
+  it('slow with no delay lets the event loop turn between rounds (other requests are not starved)', async () => {
+    const { client } = setup();
+    const started = await client.unary('SendMessage', { ...user('slow 200 0'), configuration: { returnImmediately: true } });
+    if (!('task' in started)) throw new Error('expected a task');
+    const id = started.task.id;
+    // An I/O callback of another request would run no sooner than this: it must see the run still going.
+    const seenByNextTurn = await new Promise<string>((resolve) => setImmediate(() => void client.unary('GetTask', { id }).then((t) => resolve(t.status.state))));
+    expect(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']).toContain(seenByNextTurn);
+    for await (const e of client.stream('SubscribeToTask', { id })) void e;
+    expect((await client.unary('GetTask', { id })).status.state).toBe('TASK_STATE_COMPLETED');
+  });
 });

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { Agent, AgentContext, Task } from '@taskwire/core';
 import { PLATFORM_QUESTION, platformOf, QUOTES, shorten } from './quotes.js';
 
@@ -30,7 +30,9 @@ async function makeShorter(ctx: AgentContext): Promise<void> {
 
 async function slow(ctx: AgentContext, total: number, delayMs: number): Promise<void> {
   for (let current = 1; current <= total; current++) {
+    // With no delay, still give other requests a turn between rounds (a long `slow n 0` must not starve them).
     if (delayMs > 0) await sleep(delayMs, undefined, { signal: ctx.signal });
+    else await nextTurn();
     if (ctx.signal.aborted) return;
     await ctx.working(undefined, { metadata: { progress: { current, total } } });
     await ctx.artifact(
