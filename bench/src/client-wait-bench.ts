@@ -5,7 +5,10 @@
  * one noticed. Real JSON-RPC over HTTP on 127.0.0.1; GetTask calls are
  * counted by a client interceptor.
  *
- *   cd bench && npx -y pnpm@10.34.9 exec tsx --conditions=source src/client-wait-bench.ts [runs] [rounds]
+ *   cd bench && npx -y pnpm@10.34.9 exec tsx src/client-wait-bench.ts [runs] [rounds]
+ *
+ *   (after `npx -y pnpm@10.34.9 -r --filter "./packages/**" build`: it measures the built
+ *   packages; add --conditions=source to measure the TypeScript sources instead)
  */
 import type { A2AClient, BackoffOptions } from '@taskwire/client';
 import { createClient, DEFAULT_POLL_BACKOFF } from '@taskwire/client';

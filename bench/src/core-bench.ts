@@ -4,7 +4,10 @@
  * Reports sends per second, heap bytes per stored task at N tasks, and the
  * reopen time of the N-task file store.
  *
- *   cd bench && npx -y pnpm@10.34.9 exec tsx --conditions=source src/core-bench.ts [N] [concurrency]
+ *   cd bench && npx -y pnpm@10.34.9 exec tsx src/core-bench.ts [N] [concurrency]
+ *
+ *   (after `npx -y pnpm@10.34.9 -r --filter "./packages/**" build`: it measures the built
+ *   packages; add --conditions=source to measure the TypeScript sources instead)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -20,7 +20,10 @@
  * between servers, round after round, after a warm-up of each. Before
  * measuring, each server's answers are checked with Taskwire's gRPC client.
  *
- *   cd bench && npx -y pnpm@10.34.9 exec tsx --conditions=source src/grpc-bench.ts [--rounds 3] [--duration 5] [--concurrency 32] [--stream-concurrency 4]
+ *   cd bench && npx -y pnpm@10.34.9 exec tsx src/grpc-bench.ts [--rounds 3] [--duration 5] [--concurrency 32] [--stream-concurrency 4]
+ *
+ *   (after `npx -y pnpm@10.34.9 -r --filter "./packages/**" build`: it measures the built
+ *   packages; add --conditions=source to measure the TypeScript sources instead)
  */
 import { parseArgs } from 'node:util';
 import { grpcTransport } from '@taskwire/server-grpc/client';

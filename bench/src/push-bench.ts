@@ -6,7 +6,10 @@
  * and notifications delivered per second until the delivery is idle, for
  * the memory stores and the file stores (fsync on).
  *
- *   cd bench && npx -y pnpm@10.34.9 exec tsx --conditions=source src/push-bench.ts [N] [concurrency]
+ *   cd bench && npx -y pnpm@10.34.9 exec tsx src/push-bench.ts [N] [concurrency]
+ *
+ *   (after `npx -y pnpm@10.34.9 -r --filter "./packages/**" build`: it measures the built
+ *   packages; add --conditions=source to measure the TypeScript sources instead)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';

@@ -2,6 +2,8 @@
  * Runs every benchmark one after the other (`npm run bench` from the repo
  * root, or `pnpm --filter @taskwire/bench bench`), each in its own process
  * so they do not share an event loop or a heap, each with its defaults.
+ * They load the built packages (`dist/`, what npm users get); the root
+ * `npm run bench` builds them first.
  */
 import { spawnSync } from 'node:child_process';
 
@@ -9,7 +11,7 @@ const BENCHES = ['core-bench', 'http-bench', 'grpc-bench', 'ws-bench', 'client-w
 let failed = 0;
 for (const name of BENCHES) {
   console.log(`\n=== ${name}`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=source', `src/${name}.ts`], {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', `src/${name}.ts`], {
     stdio: 'inherit',
   });
   if (run.status !== 0) failed++;

@@ -19,7 +19,10 @@
  * warm-up of each. Before measuring, our server's answers are checked with
  * Taskwire's WebSocket client (`@taskwire/client/ws`).
  *
- *   cd bench && npx -y pnpm@10.34.9 exec tsx --conditions=source src/ws-bench.ts [--rounds 3] [--duration 5] [--concurrency 32] [--connections 2]
+ *   cd bench && npx -y pnpm@10.34.9 exec tsx src/ws-bench.ts [--rounds 3] [--duration 5] [--concurrency 32] [--connections 2]
+ *
+ *   (after `npx -y pnpm@10.34.9 -r --filter "./packages/**" build`: it measures the built
+ *   packages; add --conditions=source to measure the TypeScript sources instead)
  */
 import { parseArgs } from 'node:util';
 import { wsTransport } from '@taskwire/client/ws';
