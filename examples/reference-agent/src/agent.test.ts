@@ -55,10 +55,10 @@ describe('reference agent', () => {
 
   it('slow with no delay lets the event loop turn between rounds (other requests are not starved)', async () => {
     const { client } = setup();
-    const started = await client.unary('SendMessage', { ...user('slow 200 0'), configuration: { returnImmediately: true } });
+    const started = await client.unary('SendMessage', { ...user('slow 2000 0'), configuration: { returnImmediately: true } });
     if (!('task' in started)) throw new Error('expected a task');
     const id = started.task.id;
-    // An I/O callback of another request would run no sooner than this: it must see the run still going.
+    // An I/O callback of another request would run no sooner than this: it must see the run still going (2,000 rounds take far longer than one time slice).
     const seenByNextTurn = await new Promise<string>((resolve) => setImmediate(() => void client.unary('GetTask', { id }).then((t) => resolve(t.status.state))));
     expect(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']).toContain(seenByNextTurn);
     for await (const e of client.stream('SubscribeToTask', { id })) void e;

@@ -28,11 +28,18 @@ async function makeShorter(ctx: AgentContext): Promise<void> {
   await ctx.complete('Here is a shorter version.');
 }
 
+/** The longest `slow n 0` runs rounds without letting the event loop turn. */
+const TIME_SLICE_MS = 1;
+
 async function slow(ctx: AgentContext, total: number, delayMs: number): Promise<void> {
+  let turnStarted = performance.now();
   for (let current = 1; current <= total; current++) {
-    // With no delay, still give other requests a turn between rounds (a long `slow n 0` must not starve them).
     if (delayMs > 0) await sleep(delayMs, undefined, { signal: ctx.signal });
-    else await nextTurn();
+    else if (performance.now() - turnStarted >= TIME_SLICE_MS) {
+      // With no delay, still let other requests in at least every TIME_SLICE_MS (a long `slow n 0` must not starve them).
+      await nextTurn();
+      turnStarted = performance.now();
+    }
     if (ctx.signal.aborted) return;
     await ctx.working(undefined, { metadata: { progress: { current, total } } });
     await ctx.artifact(
