@@ -2,12 +2,13 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { AuthPolicy, Logger, TaskService } from '@taskwire/core';
+import { A2AError } from '@taskwire/core';
 import { getWSConnectionHandler } from '@trpc/server/adapters/ws';
 import type { WebSocket } from 'ws';
 import { WebSocketServer } from 'ws';
 import type { ConnectionLimits, ConnectionSlots } from './connection.js';
 import { DEFAULT_LIMITS, guardConnection } from './connection.js';
-import { createContextFactory } from './context.js';
+import { closeCodeOf, closeReasonOf, createContextFactory } from './context.js';
 import { isUnexpected } from './errors.js';
 import { createA2ARouter } from './router.js';
 
@@ -75,6 +76,19 @@ function closeWithin(socket: WebSocket, graceMs: number): Promise<void> {
   });
 }
 
+/** True when the client said it will send tRPC connection params as its first message. */
+function announcesParams(request: IncomingMessage): boolean {
+  return new URL(request.url ?? '/', 'http://localhost').searchParams.get('connectionParams') === '1';
+}
+
+/** Closes `socket` (4400, InvalidRequest) unless the returned function is called within `ms`. */
+function paramsDeadline(socket: WebSocket, ms: number): () => void {
+  const error = new A2AError('InvalidRequest', `No connection params arrived within ${ms} ms; send them as the first message`);
+  const timer = setTimeout(() => socket.close(closeCodeOf(error), closeReasonOf(error)), ms);
+  socket.once('close', () => clearTimeout(timer));
+  return () => clearTimeout(timer);
+}
+
 /**
  * Serves A2A over WebSocket on an existing `node:http` (or `https`) server,
  * next to whatever else it serves (JSON-RPC, HTTP+JSON, the agent card):
@@ -92,11 +106,17 @@ export function attachWebSocket(options: AttachOptions): WebSocketEndpoint {
   const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const keepAlive = options.keepAlive === false ? undefined : { enabled: true, pingMs: 30_000, pongWaitMs: 5_000, ...options.keepAlive };
   const slots = new WeakMap<WebSocket, ConnectionSlots>();
+  /** Connections still owing their connection params: what stops their deadline. */
+  const owing = new WeakMap<WebSocket, () => void>();
+  const contextOf = createContextFactory({ auth: options.auth, slotsOf: (socket) => slots.get(socket) });
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, perMessageDeflate: false });
   const onConnection = getWSConnectionHandler({
     wss,
     router: createA2ARouter(service),
-    createContext: createContextFactory({ auth: options.auth, slotsOf: (socket) => slots.get(socket) }),
+    createContext: (opts) => {
+      owing.get(opts.res)?.();
+      return contextOf(opts);
+    },
     ...(keepAlive && { keepAlive }),
     onError: ({ error, path: procedure }) => {
       if (isUnexpected(error)) logger?.error('A2A WebSocket call failed', { procedure, error: error.cause ?? error });
@@ -109,6 +129,7 @@ export function attachWebSocket(options: AttachOptions): WebSocketEndpoint {
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       slots.set(ws, guardConnection(ws, socket, limits, logger));
+      if (announcesParams(request)) owing.set(ws, paramsDeadline(ws, limits.connectionParamsTimeoutMs));
       onConnection(ws, request);
     });
   };

@@ -18,6 +18,13 @@ export interface ConnectionLimits {
   readonly maxSubscriptions: number;
   /** Largest frame a client may send; a bigger one closes the connection (1009). Default 16 MiB. */
   readonly maxMessageBytes: number;
+  /**
+   * How long a connection that announced connection params
+   * (`?connectionParams=1`, as tRPC's client does when given some) may take
+   * to send them; past it the connection is closed (4400, InvalidRequest)
+   * instead of being held open unauthenticated. Default 10 000 ms.
+   */
+  readonly connectionParamsTimeoutMs: number;
 }
 
 /** The bounds used when none are given. */
@@ -25,6 +32,7 @@ export const DEFAULT_LIMITS: ConnectionLimits = {
   maxBufferedBytes: 8 * 1024 * 1024,
   maxSubscriptions: 100,
   maxMessageBytes: 16 * 1024 * 1024,
+  connectionParamsTimeoutMs: 10_000,
 };
 
 /**

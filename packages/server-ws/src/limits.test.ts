@@ -112,4 +112,20 @@ describe('per-connection bounds', () => {
     answering.send({ id: 1, method: 'query', params: { path: 'ListTasks', input: {} } });
     expect((await answering.answer(1)).result?.data).toMatchObject({ tasks: [] });
   });
+
+  it('closes a connection that announced connection params but never sent them (4400); one that sent them in time stays', async () => {
+    await start({ limits: { connectionParamsTimeoutMs: 100 } });
+    const url = `${server.url}?connectionParams=1`;
+    const prompt = await RawSocket.open(url);
+    prompt.send({ method: 'connectionParams', data: {} });
+    const silent = await RawSocket.open(url);
+    cleanups.push(() => prompt.close(), () => silent.close());
+    const { code, reason } = await silent.closed;
+    expect(code).toBe(4400);
+    expect(reason).toBe('INVALID_REQUEST: No connection params arrived within 100 ms; send them as the first message');
+    // The prompt one opened first, so its deadline has passed too: its params stopped it.
+    expect(prompt.socket.readyState).toBe(prompt.socket.OPEN);
+    prompt.send({ id: 1, method: 'query', params: { path: 'ListTasks', input: {} } });
+    expect((await prompt.next((f) => f.id === 1)).result?.type).toBe('data');
+  });
 });
