@@ -1,22 +1,14 @@
-import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../temp-dirs.js';
 import { encodeFrame } from '../store/file/frame.js';
 import { runPushConfigStoreConformance, testDeadLetter, testPushConfig } from '../testing.js';
 import { PUSH_LOG } from './file-push-log.js';
 import { FilePushConfigStore } from './file-push-store.js';
 import { createMemoryPushConfigStore } from './memory-push-store.js';
 
-const dirs: string[] = [];
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'taskwire-push-store-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const tempDir = useTempDirs('taskwire-push-store-');
 
 runPushConfigStoreConformance('MemoryPushConfigStore', async () => ({ store: createMemoryPushConfigStore() }));
 

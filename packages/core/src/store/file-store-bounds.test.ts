@@ -1,20 +1,12 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../temp-dirs.js';
 import { commitOf, testTask } from '../testing.js';
 import { FileTaskStore } from './file-store.js';
 import { runStoreBoundsSuite } from './store-bounds-suite.js';
 
-const dirs: string[] = [];
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'taskwire-file-bounds-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const tempDir = useTempDirs('taskwire-file-bounds-');
 
 runStoreBoundsSuite('FileTaskStore', async (options) => FileTaskStore.open(await tempDir(), { ...options, fsync: false }));
 

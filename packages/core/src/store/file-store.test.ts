@@ -1,21 +1,14 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../temp-dirs.js';
 import type { Task } from '../schema/task.js';
 import { commitOf, runTaskStoreConformance, testEvent, testTask } from '../testing.js';
 import { FILE_STORE_LOG, FileTaskStore, StoreLockedError, type FileTaskStoreOptions } from './file-store.js';
 import type { TaskStore } from './task-store.js';
 
-const dirs: string[] = [];
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'taskwire-file-store-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const tempDir = useTempDirs('taskwire-file-store-');
 
 runTaskStoreConformance('FileTaskStore', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'taskwire-file-store-'));
