@@ -13,3 +13,4 @@ export * from './store/memory-store.js';
 export * from './store/list-tasks.js';
 export * from './compat/index.js';
 export * from './push/index.js';
+export * from './card-signing/index.js';

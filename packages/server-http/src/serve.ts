@@ -16,7 +16,7 @@ export interface ServeA2AOptions extends Omit<A2AHttpOptions, 'card'> {
    * The public card, or a function of the server's base URL that builds it
    * (the port may be known only after listening). Default: the service's
    * card with `supportedInterfaces` set to this server's JSON-RPC and
-   * HTTP+JSON interfaces.
+   * HTTP+JSON interfaces (a signed service card is served unchanged).
    */
   readonly card?: AgentCard | ((baseUrl: string) => AgentCard);
   /**
@@ -78,10 +78,13 @@ export async function serveA2A(options: ServeA2AOptions): Promise<A2AServer> {
     typeof given === 'function'
       ? given(url)
       : (given ??
-        (serviceCard && {
-          ...serviceCard,
-          supportedInterfaces: httpInterfaces(url, { jsonRpcPath: options.jsonRpcPath, restPath: options.restPath }),
-        }));
+        // A signed card is served as signed: new interfaces would break its signature.
+        (serviceCard?.signatures?.length
+          ? serviceCard
+          : serviceCard && {
+              ...serviceCard,
+              supportedInterfaces: httpInterfaces(url, { jsonRpcPath: options.jsonRpcPath, restPath: options.restPath }),
+            }));
   const handler = createA2AHandler({ ...options, card });
   const connections = trackConnections(server);
   const fallback = options.fallback;

@@ -3,7 +3,7 @@ import type { Task } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { isLegacyAgentCard, parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import type { AgentCard } from '@taskwire/core';
-import { agentCardToV1 } from '@taskwire/core';
+import { agentCardToV1, signAgentCard, verifyAgentCard } from '@taskwire/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentCardEndpoint, httpInterfaces } from './agent-card.js';
 import type { TestServer } from './test-kit.js';
@@ -94,6 +94,23 @@ describe('the served card, discoverable by v0.3 clients', () => {
     const served = await fetchCard(server);
     expect(served.url).toBeUndefined();
     expect(served.protocolVersion).toBeUndefined();
+  });
+});
+
+describe('a signed card', () => {
+  it('is served exactly as given (no v0.3 fields, no interfaces filled in by serveA2A) and verifies after the fetch', async () => {
+    const { privateKey, publicKey } = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+    const plain = withInterfaces([{ url: 'https://agent.example/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+    expect(withV03Discovery(plain, '/a2a/jsonrpc')).toHaveProperty('url');
+    const signed = await signAgentCard(plain, { privateKey, alg: 'ES256', kid: 'card-key' });
+    expect(withV03Discovery(signed, '/a2a/jsonrpc')).toBe(signed);
+    server = await startServer({ card: signed });
+    const response = await fetch(`${server.url}/.well-known/agent-card.json`);
+    const text = await response.text();
+    expect(text).toBe(JSON.stringify(signed));
+    const served = JSON.parse(text) as AgentCard;
+    expect(served).toEqual(signed);
+    expect(await verifyAgentCard(served, { keys: ({ kid }) => (kid === 'card-key' ? publicKey : undefined) })).toMatchObject({ verified: true });
   });
 });
 

@@ -56,9 +56,14 @@ function v03Interfaces(card: AgentCard, jsonRpcPath: string | undefined): AgentI
  * stay as they are (v1.0 readers ignore unknown fields, and prefer
  * `supportedInterfaces` when both shapes are present). Fields the card
  * already has win; the card is returned unchanged when no interface speaks
- * 0.3 (e.g. JSON-RPC is off).
+ * 0.3 (e.g. JSON-RPC is off) or when it is signed.
  */
 export function withV03Discovery(card: AgentCard, jsonRpcPath: string | undefined): AgentCard {
+  // A signed card is served exactly as given: verifiers that canonicalize the
+  // JSON as received (v0.3-era SDKs sign and check every field they see)
+  // would find added fields outside the signed payload and reject it. Sign
+  // the v0.3 fields yourself if v0.3 clients must discover the agent.
+  if (card.signatures !== undefined && card.signatures.length > 0) return card;
   const interfaces = v03Interfaces(card, jsonRpcPath);
   if (interfaces.length === 0) return card;
   const v03 = agentCardToV03({ ...card, supportedInterfaces: interfaces });
