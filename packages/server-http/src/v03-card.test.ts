@@ -87,6 +87,16 @@ describe('the served card, discoverable by v0.3 clients', () => {
     expect(withV03Discovery(proxied, '/a2a/jsonrpc')).toMatchObject({ url: 'https://agent.example/rpc', preferredTransport: 'JSONRPC' });
   });
 
+  it('never offers v0.3 clients an interface that needs a tenant (v0.3 requests cannot carry one)', () => {
+    const tenanted = withInterfaces([{ url: 'https://agent.example/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: 'acme' }]);
+    expect(withV03Discovery(tenanted, '/a2a/jsonrpc')).toBe(tenanted);
+    const mixed = withInterfaces([
+      { url: 'https://agent.example/t/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: 'acme' },
+      { url: 'https://agent.example/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ]);
+    expect(withV03Discovery(mixed, '/a2a/jsonrpc')).toMatchObject({ url: 'https://agent.example/a2a/jsonrpc', additionalInterfaces: [{ url: 'https://agent.example/a2a/jsonrpc' }] });
+  });
+
   it('adds nothing when no interface speaks 0.3 (JSON-RPC off)', async () => {
     const card = withInterfaces(httpInterfaces('http://h'));
     expect(withV03Discovery(card, undefined)).toBe(card);

@@ -28,14 +28,17 @@ function pathOf(url: string): string | undefined {
  * the JSON-RPC interface this host serves (its URL path ends with
  * `jsonRpcPath`, which also covers a handler mounted below a prefix; else,
  * for proxies that rewrite paths, the card's first JSON-RPC entry), then the
- * entries the card itself declares with a 0.x `protocolVersion`. The
+ * entries the card itself declares with a 0.x `protocolVersion`; never an
+ * interface with a `tenant` (v0.3 requests cannot carry one). The
  * HTTP+JSON binding, gRPC and WebSocket entries at 1.0 are left out: they
  * speak 1.0 only (v0.3's REST paths and bodies differ), so a v0.3 client
  * falling back to them would fail.
  */
 function v03Interfaces(card: AgentCard, jsonRpcPath: string | undefined): AgentInterface[] {
-  const declared = card.supportedInterfaces.filter(speaksV03);
-  const jsonRpc = jsonRpcPath === undefined ? [] : card.supportedInterfaces.filter((i) => i.protocolBinding === 'JSONRPC' && !speaksV03(i));
+  // v0.3 has no tenants: an interface that needs one cannot serve a v0.3 client.
+  const open = card.supportedInterfaces.filter((i) => !i.tenant);
+  const declared = open.filter(speaksV03);
+  const jsonRpc = jsonRpcPath === undefined ? [] : open.filter((i) => i.protocolBinding === 'JSONRPC' && !speaksV03(i));
   const served = jsonRpc.find((i) => pathOf(i.url)?.endsWith(jsonRpcPath!)) ?? jsonRpc[0];
   const all = served ? [served, ...declared] : declared;
   return all
