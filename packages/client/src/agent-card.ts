@@ -1,5 +1,5 @@
-import type { AgentCard, AgentInterface, ProtocolVersion, Transport } from '@taskwire/core';
-import { agentCardToV1, AgentInterfaceSchema, issuePath, negotiateVersion } from '@taskwire/core';
+import type { AgentCard, AgentInterface, ProtocolVersion, Transport, VerifyAgentCardOptions } from '@taskwire/core';
+import { agentCardToV1, AgentInterfaceSchema, issuePath, negotiateVersion, verifyAgentCard } from '@taskwire/core';
 import { TransientError } from './transient.js';
 
 /** Where agents publish their card, relative to their origin. */
@@ -66,6 +66,21 @@ export interface FetchCardOptions {
   readonly fetch?: typeof fetch | undefined;
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** When set, the card must carry a signature that verifies with these keys (see {@link requireSignedCard}). */
+  readonly verify?: VerifyAgentCardOptions | undefined;
+}
+
+/**
+ * Checks the card as received (before any conversion) with core's
+ * `verifyAgentCard`: resolves when one of its signatures verifies with a key
+ * `verify.keys` returns, else throws an {@link AgentCardError} that lists why
+ * each signature failed (or that the card has none).
+ */
+export async function requireSignedCard(value: unknown, verify: VerifyAgentCardOptions, source = 'the agent card'): Promise<void> {
+  const result = await verifyAgentCard(value as AgentCard, verify);
+  if (!result.verified) {
+    throw new AgentCardError(`${source} is not signed by a key you trust (${result.reasons.join('; ')}); do not use this agent, or check your keys`);
+  }
 }
 
 /**
@@ -93,6 +108,7 @@ export async function fetchAgentCard(url: string | URL, options: FetchCardOption
   } catch {
     throw new AgentCardError(`The agent card at ${cardUrl} is not JSON; check that the URL points at an A2A agent`);
   }
+  if (options.verify) await requireSignedCard(json, options.verify, `The agent card at ${cardUrl}`);
   return parseAgentCard(json, `The agent card at ${cardUrl}`);
 }
 

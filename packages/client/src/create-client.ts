@@ -1,6 +1,6 @@
-import type { AgentCard } from '@taskwire/core';
+import type { AgentCard, VerifyAgentCardOptions } from '@taskwire/core';
 import type { TransportRegistry } from './agent-card.js';
-import { fetchAgentCard, parseAgentCard, selectInterface } from './agent-card.js';
+import { fetchAgentCard, parseAgentCard, requireSignedCard, selectInterface } from './agent-card.js';
 import type { ClientOptions } from './client.js';
 import { A2AClient } from './client.js';
 import { DEFAULT_TRANSPORTS } from './default-transports.js';
@@ -19,6 +19,12 @@ export interface CreateClientOptions extends Omit<ClientOptions, 'card' | 'tenan
   readonly headers?: Readonly<Record<string, string>>;
   /** Aborts fetching the card. */
   readonly signal?: AbortSignal;
+  /**
+   * Trust the card only when one of its signatures verifies with these keys
+   * (core's `verifyAgentCard` on the card as received); otherwise
+   * `createClient` throws an `AgentCardError` and contacts no interface.
+   */
+  readonly verifyCard?: VerifyAgentCardOptions;
 }
 
 /**
@@ -29,8 +35,9 @@ export interface CreateClientOptions extends Omit<ClientOptions, 'card' | 'tenan
  * request and speaks the interface's protocol version.
  */
 export async function createClient(url: string | URL, options: CreateClientOptions = {}): Promise<A2AClient> {
-  const { card: given, preferred, transports, fetch, headers, signal, ...clientOptions } = options;
-  const card = given ? parseAgentCard(given) : await fetchAgentCard(url, { fetch, headers, signal });
+  const { card: given, preferred, transports, fetch, headers, signal, verifyCard, ...clientOptions } = options;
+  if (given && verifyCard) await requireSignedCard(given, verifyCard);
+  const card = given ? parseAgentCard(given) : await fetchAgentCard(url, { fetch, headers, signal, verify: verifyCard });
   const registry = { ...DEFAULT_TRANSPORTS, ...transports };
   const selected = selectInterface(card, registry, { preferred, fetch, headers });
   return new A2AClient(selected.transport, {
