@@ -3,7 +3,7 @@ import { syncDirectory } from '../store/file/compaction.js';
 import { encodeFrame } from '../store/file/frame.js';
 import { writeFully, type LogWriter } from '../store/file/log-writer.js';
 import type { LogKind } from '../store/file/open-log.js';
-import type { PushDeadLetter, StoredPushConfig } from './push-config-store.js';
+import type { DeadLetterMatch, PushDeadLetter, StoredPushConfig } from './push-config-store.js';
 import type { PushState } from './push-state.js';
 
 /** The push log's file name inside the task store's directory. */
@@ -19,7 +19,9 @@ export const PUSH_LOG_FORMAT = 1;
  * One record of the push log (a checksummed frame holding one JSON line, the
  * framing of the task log): the header, a config put, a config delete, a
  * task's configs removed, a cursor advance, a dead letter (which advances
- * its config's cursor too).
+ * its config's cursor too), the dead letters matching `m` removed (`k`,
+ * replayed against the letters recorded before it; logs written before it
+ * existed still read, the format stays 1).
  */
 export type PushRecord =
   | { readonly t: 'h'; readonly log: 'push'; readonly format: number }
@@ -27,15 +29,20 @@ export type PushRecord =
   | { readonly t: 'd'; readonly task: string; readonly id: string }
   | { readonly t: 'r'; readonly task: string }
   | { readonly t: 'a'; readonly task: string; readonly id: string; readonly s: number }
-  | { readonly t: 'x'; readonly l: PushDeadLetter };
+  | { readonly t: 'x'; readonly l: PushDeadLetter }
+  | { readonly t: 'k'; readonly m: DeadLetterMatch };
 
 /** A record as a frame. */
 export function pushFrame(record: PushRecord): Buffer {
   return encodeFrame(JSON.stringify(record));
 }
 
-/** Applies one record to `state`; returns what `put` stored, for a put. Throws on a record it cannot read. */
-export function applyPushRecord(state: PushState, record: PushRecord): StoredPushConfig | undefined {
+/**
+ * Applies one record to `state`; returns what `put` stored, for a put, and
+ * how many dead letters were removed, for a removal. Throws on a record it
+ * cannot read.
+ */
+export function applyPushRecord(state: PushState, record: PushRecord): StoredPushConfig | number | undefined {
   switch (record.t) {
     case 'h':
       if (record.log !== 'push') throw new Error(`its header is not a push log's (a task log? use ${PUSH_LOG} files only)`);
@@ -55,6 +62,8 @@ export function applyPushRecord(state: PushState, record: PushRecord): StoredPus
     case 'x':
       state.deadLetter(record.l);
       return undefined;
+    case 'k':
+      return state.removeDeadLetters(record.m);
     default:
       throw new Error(`unknown record type ${JSON.stringify((record as { t: unknown }).t)}`);
   }

@@ -3,8 +3,8 @@ import { LogWriter } from '../store/file/log-writer.js';
 import type { StoreLogger } from '../store/file/open-log.js';
 import { openLog } from '../store/file/open-log.js';
 import { compactPushLog, PUSH_LOG, pushFrame, pushLogKind, applyPushRecord, type PushRecord } from './file-push-log.js';
-import type { DeadLetterQuery, PushConfigStore, PushDeadLetter, StoredPushConfig } from './push-config-store.js';
-import { DEFAULT_MAX_DEAD_LETTERS, PushState, PushStoreClosedError } from './push-state.js';
+import type { DeadLetterMatch, DeadLetterQuery, PushConfigStore, PushDeadLetter, StoredPushConfig } from './push-config-store.js';
+import { deadLetterFilter, DEFAULT_MAX_DEAD_LETTERS, PushState, PushStoreClosedError } from './push-state.js';
 
 /** Options of {@link FilePushConfigStore.open}. */
 export interface FilePushConfigStoreOptions {
@@ -73,7 +73,7 @@ export class FilePushConfigStore implements PushConfigStore {
   }
 
   async put(entry: StoredPushConfig): Promise<StoredPushConfig> {
-    return structuredClone((await this.write({ t: 'p', e: structuredClone(entry) }))!);
+    return structuredClone((await this.write({ t: 'p', e: structuredClone(entry) })) as StoredPushConfig);
   }
 
   async get(taskId: string, configId: string): Promise<StoredPushConfig | undefined> {
@@ -121,6 +121,14 @@ export class FilePushConfigStore implements PushConfigStore {
     return structuredClone(this.state.listDeadLetters(query));
   }
 
+  /** Logs the removal (a `k` record) only when a letter matches now; resolves how many the logged removal took out. */
+  async removeDeadLetters(match: DeadLetterMatch): Promise<number> {
+    this.check();
+    const { taskId, configId, sequence, before } = match;
+    if (!this.state.letters.some(deadLetterFilter(match))) return 0;
+    return (await this.write({ t: 'k', m: { taskId, configId, sequence, before } })) as number;
+  }
+
   /** Compacts the log now (after a compaction under way); rejects if it fails. */
   async compact(): Promise<void> {
     this.check();
@@ -148,11 +156,11 @@ export class FilePushConfigStore implements PushConfigStore {
     if (this.closed) throw new PushStoreClosedError();
   }
 
-  /** Appends a record; applies it to the state once durable and resolves with what a put stored. */
-  private async write(record: PushRecord): Promise<StoredPushConfig | undefined> {
+  /** Appends a record; applies it to the state once durable and resolves with what applying it returned. */
+  private async write(record: PushRecord): Promise<StoredPushConfig | number | undefined> {
     this.check();
     if (this.writer.failed) throw this.writer.failed;
-    let stored: StoredPushConfig | undefined;
+    let stored: StoredPushConfig | number | undefined;
     await this.writer.append(pushFrame(record), () => {
       stored = applyPushRecord(this.state, record);
     });

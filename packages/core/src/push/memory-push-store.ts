@@ -1,4 +1,4 @@
-import type { DeadLetterQuery, PushConfigStore, PushDeadLetter, StoredPushConfig } from './push-config-store.js';
+import type { DeadLetterMatch, DeadLetterQuery, PushConfigStore, PushDeadLetter, StoredPushConfig } from './push-config-store.js';
 import { DEFAULT_MAX_DEAD_LETTERS, PushState, PushStoreClosedError } from './push-state.js';
 
 /** Options of {@link MemoryPushConfigStore}. */
@@ -66,6 +66,11 @@ export class MemoryPushConfigStore implements PushConfigStore {
   async listDeadLetters(query?: DeadLetterQuery): Promise<PushDeadLetter[]> {
     this.check();
     return structuredClone(this.state.listDeadLetters(query));
+  }
+
+  async removeDeadLetters(match: DeadLetterMatch): Promise<number> {
+    this.check();
+    return this.state.removeDeadLetters(match);
   }
 
   async close(): Promise<void> {

@@ -46,6 +46,20 @@ export interface DeadLetterQuery {
 }
 
 /**
+ * Which dead letters {@link PushConfigStore.removeDeadLetters} removes and
+ * `redeliver` re-sends: those matching every given field (`{}` matches them
+ * all). A plain object, so that a durable store can log it and replay it.
+ */
+export interface DeadLetterMatch {
+  readonly taskId?: string;
+  readonly configId?: string;
+  /** The letter's `sequence` (the first event of a range). */
+  readonly sequence?: number;
+  /** Given up on strictly before this instant (ISO 8601; an unparsable value is a RangeError). */
+  readonly before?: string;
+}
+
+/**
  * Where push notification configs and their delivery state live: the
  * configs of each task, each config's outbox cursor and the dead letters.
  * Keep it in the task store's medium (memory with a memory task store, the
@@ -63,6 +77,8 @@ export interface DeadLetterQuery {
  *   for a config that no longer exists.
  * - `deadLetter` records a dead letter and, in the same write, advances the
  *   config's cursor to `throughSequence ?? sequence`.
+ * - `removeDeadLetters` removes every dead letter matching, durably for the
+ *   adapter, and resolves how many it removed; cursors do not move.
  * - Values returned are copies: changing them changes nothing stored.
  * - After `close`, every call rejects.
  */
@@ -78,6 +94,8 @@ export interface PushConfigStore {
   advance(taskId: string, configId: string, sequence: number): Promise<void>;
   deadLetter(letter: PushDeadLetter): Promise<void>;
   listDeadLetters(query?: DeadLetterQuery): Promise<PushDeadLetter[]>;
+  /** Removes the dead letters matching `match`; resolves how many were removed. Rejects with a RangeError when `match.before` is not a date. */
+  removeDeadLetters(match: DeadLetterMatch): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -102,6 +120,25 @@ export interface PushDelivery {
   notify(taskId: string): void;
   /** Stops sending (what is not acknowledged stays in the outbox). */
   close(): Promise<void>;
+  /**
+   * Optional (`webhookDelivery()` has it): sends the matching dead letters
+   * again, with the delivery's usual retries and checks; a letter whose
+   * events were all acknowledged is removed, any other stays as it was.
+   */
+  redeliver?(match?: DeadLetterMatch): Promise<RedeliverySummary>;
+}
+
+/** Why `redeliver` did not try a dead letter: its config was deleted, its task is gone, or the task store no longer has its events. */
+export type RedeliverySkipReason = 'config-deleted' | 'task-gone' | 'events-gone';
+
+/** What a `redeliver` call did with each matching dead letter (each list oldest first). */
+export interface RedeliverySummary {
+  /** Acknowledged with a 2xx, and removed from the dead letters. */
+  readonly delivered: readonly PushDeadLetter[];
+  /** Given up on again (the letter stays as it was): the attempts made this time and why the last failed. */
+  readonly failed: readonly { readonly letter: PushDeadLetter; readonly attempts: number; readonly error: string }[];
+  /** Not sent (the letter stays: remove it with `removeDeadLetters`). */
+  readonly skipped: readonly { readonly letter: PushDeadLetter; readonly reason: RedeliverySkipReason }[];
 }
 
 /** The `push` option of a TaskService: where configs live and what sends them. */

@@ -7,7 +7,6 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent/agent.js';
-import type { AgentCard } from '../schema/index.js';
 import { TaskService } from '../service/task-service.js';
 import { FileTaskStore } from '../store/file-store.js';
 import { FilePushConfigStore } from './file-push-store.js';
@@ -15,21 +14,13 @@ import { SEQUENCE_HEADER } from './webhook-attempt.js';
 import { webhookDelivery } from './webhook-delivery.js';
 import type { ReceivedNotification, WebhookReceiver } from './webhook-receiver.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
+import { pushTestCard } from './webhook-test-rig.js';
 
 // The child runs this package's TypeScript sources through tsx (a root devDependency).
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const source = (file: string) => JSON.stringify(pathToFileURL(fileURLToPath(new URL(file, import.meta.url))).href);
 
-const CARD: AgentCard = {
-  name: 'push restart',
-  description: 'restart test',
-  version: '1.0.0',
-  supportedInterfaces: [{ url: 'memory://push', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-  capabilities: { streaming: true, pushNotifications: true },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [],
-};
+const CARD = pushTestCard('push restart', 'restart test');
 
 /** Six working steps, an artifact, completed: 9 events with the task itself. */
 const agent: Agent = async (ctx) => {

@@ -1,5 +1,5 @@
 import { StoreClosedError } from '../store/task-store.js';
-import type { DeadLetterQuery, PushDeadLetter, StoredPushConfig } from './push-config-store.js';
+import type { DeadLetterMatch, DeadLetterQuery, PushDeadLetter, StoredPushConfig } from './push-config-store.js';
 
 /** A push config store was used after `close` (a StoreClosedError): open a new one. */
 export class PushStoreClosedError extends StoreClosedError {
@@ -11,6 +11,20 @@ export class PushStoreClosedError extends StoreClosedError {
 
 /** Default of the stores' `maxDeadLetters`. */
 export const DEFAULT_MAX_DEAD_LETTERS = 1000;
+
+/**
+ * The test of a {@link DeadLetterMatch}: true for a letter matching every
+ * field given. Throws a RangeError when `match.before` is not a date.
+ */
+export function deadLetterFilter(match: DeadLetterMatch): (letter: PushDeadLetter) => boolean {
+  const before = match.before === undefined ? Infinity : Date.parse(match.before);
+  if (Number.isNaN(before)) throw new RangeError(`before must be an ISO 8601 date (got ${JSON.stringify(match.before)})`);
+  return (letter) =>
+    (match.taskId === undefined || letter.taskId === match.taskId) &&
+    (match.configId === undefined || letter.configId === match.configId) &&
+    (match.sequence === undefined || letter.sequence === match.sequence) &&
+    (before === Infinity || Date.parse(letter.at) < before);
+}
 
 /**
  * The in-memory state both push store adapters keep (the file adapter
@@ -78,6 +92,16 @@ export class PushState {
       if (this.letters.length > this.maxDeadLetters) this.letters.splice(0, this.letters.length - this.maxDeadLetters);
     }
     this.advance(letter.taskId, letter.configId, letter.throughSequence ?? letter.sequence);
+  }
+
+  /** Removes the dead letters matching (see {@link deadLetterFilter}); returns how many. Cursors do not move. */
+  removeDeadLetters(match: DeadLetterMatch): number {
+    const matches = deadLetterFilter(match);
+    let kept = 0;
+    for (const letter of this.letters) if (!matches(letter)) this.letters[kept++] = letter;
+    const removed = this.letters.length - kept;
+    this.letters.length = kept;
+    return removed;
   }
 
   /** Dead letters, oldest first, filtered by task, the newest `limit` of them. */

@@ -29,7 +29,8 @@ export function testDeadLetter(taskId: string, configId: string, sequence: numbe
 /**
  * Registers the PushConfigStore conformance suite with vitest: every rule
  * of the {@link PushConfigStore} contract (put/get/replace, cursors that
- * never move back, ordering, deletes, dead letters, copies, close) and, for
+ * never move back, ordering, deletes, dead letters and their removal,
+ * copies, close) and, for
  * a `durable` adapter (whose harness has `reopen`), that everything
  * acknowledged survives a reopen. `open` is called once per test and must
  * return an empty store.
@@ -105,6 +106,29 @@ export function runPushConfigStoreConformance(
       expect((await store.listDeadLetters({ limit: 1 }))[0]).toEqual(testDeadLetter('t1', 'c1', 3, { throughSequence: 6, event: undefined, attempts: 0 }));
     }));
 
+    it('removes the dead letters matching a task, config, sequence and time, resolving how many; cursors stay', run(async ({ store }) => {
+      await store.put(testPushConfig('t1', 'c1'));
+      const on = (day: number) => ({ at: `2025-01-0${day}T00:00:00.000Z` });
+      await store.deadLetter(testDeadLetter('t1', 'c1', 1, on(1)));
+      await store.deadLetter(testDeadLetter('t1', 'c2', 2, on(2)));
+      await store.deadLetter(testDeadLetter('t2', 'c1', 3, on(3)));
+      await store.deadLetter(testDeadLetter('t1', 'c1', 4, on(4)));
+      const left = async () => (await store.listDeadLetters()).map((l) => l.sequence);
+      expect(await store.removeDeadLetters({ taskId: 't1', configId: 'c1', sequence: 4 })).toBe(1);
+      expect(await left()).toEqual([1, 2, 3]);
+      expect(await store.removeDeadLetters({ before: '2025-01-02T00:00:00.000Z' })).toBe(1); // strictly before
+      expect(await left()).toEqual([2, 3]);
+      expect(await store.removeDeadLetters({ configId: 'c1' })).toBe(1);
+      expect(await store.removeDeadLetters({ taskId: 'nope' })).toBe(0);
+      await expect(store.removeDeadLetters({ before: 'last tuesday' })).rejects.toThrow(RangeError);
+      expect(await left()).toEqual([2]);
+      expect(await store.removeDeadLetters({})).toBe(1);
+      expect(await left()).toEqual([]);
+      expect((await store.get('t1', 'c1'))?.delivered).toBe(4);
+      await store.deadLetter(testDeadLetter('t1', 'c1', 5));
+      expect(await left()).toEqual([5]);
+    }));
+
     it('returns copies: changing values given or received changes nothing stored', run(async ({ store }) => {
       const entry = testPushConfig('t1', 'c1', 0, { authentication: { scheme: 'Bearer', credentials: 'a' } });
       const returned = await store.put(entry);
@@ -123,6 +147,7 @@ export function runPushConfigStoreConformance(
       await expect(store.get('t1', 'c1')).rejects.toThrow(/closed/);
       await expect(store.put(testPushConfig('t1', 'c1'))).rejects.toThrow(/closed/);
       await expect(store.listDeadLetters()).rejects.toThrow(/closed/);
+      await expect(store.removeDeadLetters({})).rejects.toThrow(/closed/);
     }));
 
     if (options.durable) {
@@ -134,7 +159,12 @@ export function runPushConfigStoreConformance(
         await store.advance('t1', 'a', 4);
         await store.delete('t1', 'b');
         await store.deadLetter(testDeadLetter('t2', 'a', 2));
+        await store.deadLetter(testDeadLetter('t1', 'a', 3));
+        expect(await store.removeDeadLetters({ taskId: 't1' })).toBe(1);
+        // A removal is replayed where it was: a letter recorded after it stays.
+        await store.deadLetter(testDeadLetter('t1', 'b', 5));
         const before = { all: await store.all(), letters: await store.listDeadLetters() };
+        expect(before.letters.map((l) => `${l.taskId}:${l.sequence}`)).toEqual(['t2:2', 't1:5']);
         const again = await ctx.reopen();
         expect({ all: await again.all(), letters: await again.listDeadLetters() }).toEqual(before);
         expect((await again.get('t1', 'a'))?.delivered).toBe(4);

@@ -104,6 +104,25 @@ describe('FilePushConfigStore', () => {
     await again.close();
     expect((await readFile(join(directory, PUSH_LOG))).includes('TASK_STATE_WORKING')).toBe(true);
   });
+
+  it('keeps removed dead letters out across a compaction and a reopen', async () => {
+    const directory = await tempDir();
+    const store = await FilePushConfigStore.open({ directory });
+    await store.put(testPushConfig('t1', 'c1'));
+    for (const s of [1, 2, 3]) await store.deadLetter(testDeadLetter('t1', 'c1', s, { error: `failure ${s}` }));
+    expect(await store.removeDeadLetters({ sequence: 2 })).toBe(1);
+    await store.close();
+    const again = await FilePushConfigStore.open({ directory });
+    expect((await again.listDeadLetters()).map((l) => l.sequence)).toEqual([1, 3]);
+    expect(await again.removeDeadLetters({ sequence: 1 })).toBe(1);
+    await again.compact();
+    await again.close();
+    expect((await readFile(join(directory, PUSH_LOG), 'utf8')).match(/failure \d/g)).toEqual(['failure 3']);
+    const third = await FilePushConfigStore.open({ directory });
+    expect((await third.listDeadLetters()).map((l) => l.sequence)).toEqual([3]);
+    expect((await third.get('t1', 'c1'))?.delivered).toBe(3);
+    await third.close();
+  });
 });
 
 describe('MemoryPushConfigStore', () => {

@@ -1,100 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Agent } from '../agent/agent.js';
-import type { AgentCard, Message, StreamResponse } from '../schema/index.js';
-import type { CallContext } from '../service/call-context.js';
-import { TaskService } from '../service/task-service.js';
-import { createMemoryTaskStore } from '../store/memory-store.js';
-import type { TaskStore } from '../store/task-store.js';
-import { inMemoryTransport } from '../transport/in-memory.js';
-import type { Clock } from './backoff.js';
-import { createMemoryPushConfigStore } from './memory-push-store.js';
-import type { PushConfigStore } from './push-config-store.js';
+import { describe, expect, it } from 'vitest';
 import { SEQUENCE_HEADER } from './webhook-attempt.js';
-import type { WebhookDeliveryOptions } from './webhook-delivery.js';
-import { WebhookDelivery, webhookDelivery } from './webhook-delivery.js';
 import type { HostLookup } from './webhook-guard.js';
-import type { ReceivedNotification, WebhookReceiver, WebhookResponder } from './webhook-receiver.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
+import { eventsAfter, message, sequenceOf, startTask, useWebhookRigs } from './webhook-test-rig.js';
 
-const PUSH_CARD: AgentCard = {
-  name: 'push test',
-  description: 'push test agent',
-  version: '1.0.0',
-  supportedInterfaces: [{ url: 'memory://push', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-  capabilities: { streaming: true, pushNotifications: true },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [],
-};
-
-/** `hold` waits for input; `steps <n>` reports n working steps, an artifact, and completes. */
-const agent: Agent = async (ctx) => {
-  const steps = /^steps (\d+)$/.exec(ctx.text);
-  if (!steps) return ctx.inputRequired('send "steps <n>"');
-  for (let i = 1; i <= Number(steps[1]); i++) await ctx.working(`step ${i}`);
-  await ctx.artifact({ name: 'result', text: 'all steps done' });
-  await ctx.complete('done');
-};
-
-/** A clock whose sleeps return at once, recording how long they asked for. */
-function instantClock(): { clock: Clock; waits: number[] } {
-  let now = 0;
-  const waits: number[] = [];
-  return {
-    waits,
-    clock: {
-      now: () => now,
-      async sleep(ms, signal) {
-        if (signal?.aborted) throw signal.reason;
-        waits.push(ms);
-        now += ms;
-      },
-    },
-  };
-}
-
-const message = (text: string, extra: Partial<Message> = {}): Message => ({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra });
-const sequenceOf = (n: Pick<ReceivedNotification, 'headers'>) => Number(n.headers[SEQUENCE_HEADER]);
-
-interface Rig {
-  readonly receiver: WebhookReceiver;
-  readonly service: TaskService;
-  readonly delivery: WebhookDelivery;
-  readonly tasks: TaskStore;
-  readonly configs: PushConfigStore;
-  readonly waits: number[];
-  readonly client: ReturnType<typeof inMemoryTransport>;
-}
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function rig(respond?: WebhookResponder, options: WebhookDeliveryOptions = {}, context: CallContext = { principal: { id: 'alice' } }): Promise<Rig> {
-  const receiver = await startWebhookReceiver(respond);
-  const { clock, waits } = instantClock();
-  const tasks = createMemoryTaskStore();
-  const configs = createMemoryPushConfigStore();
-  const delivery = webhookDelivery({ allow: ['127.0.0.1'], clock, random: () => 0.5, timeoutMs: 5_000, ...options });
-  const service = new TaskService({ store: tasks, agent, card: PUSH_CARD, push: { store: configs, delivery } });
-  cleanups.push(async () => {
-    await service.close();
-    await receiver.close();
-  });
-  return { receiver, service, delivery, tasks, configs, waits, client: inMemoryTransport(service, context) };
-}
-
-async function startTask(r: Rig, config: Record<string, unknown>): Promise<string> {
-  const result = await r.client.unary('SendMessage', { message: message('hold'), configuration: { taskPushNotificationConfig: config as never } });
-  if (!('task' in result)) throw new Error('expected a task');
-  return result.task.id;
-}
-
-/** The task's log as notification bodies, from sequence `after + 1`. */
-async function eventsAfter(tasks: TaskStore, taskId: string, after: number): Promise<StreamResponse[]> {
-  return (await tasks.readEvents(taskId, after)).map((e) => e.event);
-}
+const { rig, onCleanup } = useWebhookRigs();
 
 describe('webhook delivery', () => {
   it('delivers every event in order, through failed and timed-out attempts, with exactly the configured headers', async () => {
@@ -178,7 +88,7 @@ describe('webhook delivery', () => {
 
   it('does not follow redirects', async () => {
     const other = await startWebhookReceiver();
-    cleanups.push(() => other.close());
+    onCleanup(() => other.close());
     const r = await rig(() => ({ status: 307, headers: { location: `${other.url}/elsewhere` } }), { retry: { maxAttempts: 2 } });
     await startTask(r, { url: `${r.receiver.url}/hook` });
     await r.delivery.idle();

@@ -2,10 +2,11 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from '../service/agent-run.js';
 import type { StoredEvent } from '../store/task-store.js';
 import type { Clock, RetryPolicy } from './backoff.js';
-import { retryDelay, retryPolicy, systemClock } from './backoff.js';
-import type { DeadLetterQuery, PushDeadLetter, PushDelivery, PushSource } from './push-config-store.js';
+import { retryPolicy, systemClock } from './backoff.js';
+import type { DeadLetterMatch, DeadLetterQuery, PushDeadLetter, PushDelivery, PushSource, RedeliverySummary } from './push-config-store.js';
+import { redeliverDeadLetters } from './dead-letter-redelivery.js';
+import { sendWithRetries, type SendDeps } from './webhook-send.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
-import { attemptDelivery } from './webhook-attempt.js';
 import type { HostLookup, WebhookGuard } from './webhook-guard.js';
 import { createWebhookGuard } from './webhook-guard.js';
 import type { WebhookAgents } from './webhook-request.js';
@@ -59,7 +60,7 @@ interface Worker {
  * next is sent only once the previous was acknowledged with a 2xx or given
  * up on. A failure or a timeout is retried with exponential backoff and
  * full jitter up to `retry.maxAttempts`; then the notification becomes a
- * dead letter ({@link listDeadLetters}) and the next one goes. Delivery is
+ * dead letter ({@link listDeadLetters}, {@link redeliver}) and the next one goes. Delivery is
  * at least once: the config's cursor in the push store (the outbox) moves
  * only after the acknowledgement, so after a restart the delivery resumes
  * from it, and a receiver may see a notification twice. The SSRF guard
@@ -69,27 +70,41 @@ interface Worker {
  */
 export class WebhookDelivery implements PushDelivery {
   readonly guard: WebhookGuard;
-  private readonly policy: RetryPolicy;
   private readonly clock: Clock;
-  private readonly random: () => number;
-  private readonly timeoutMs: number;
   private readonly slots: ConcurrencyLimit;
+  /** What every send needs but the push store (known at `start`). */
+  private readonly sending: Omit<SendDeps, 'configs'>;
   private readonly agents: WebhookAgents = webhookAgents();
   private readonly stop = new AbortController();
   private readonly workers = new Map<string, Worker>();
   private idleWaiters: (() => void)[] = [];
   private source: PushSource | undefined;
+  private sender: SendDeps | undefined;
   private busy = 0;
   private closed = false;
+  private redeliveries: Promise<void> = Promise.resolve();
   private readonly counters = { attempts: 0, delivered: 0, failures: 0, deadLetters: 0 };
 
   constructor(private readonly options: WebhookDeliveryOptions = {}) {
     this.guard = createWebhookGuard({ allow: options.allow, lookup: options.lookup });
-    this.policy = retryPolicy(options.retry);
-    this.clock = options.clock ?? systemClock;
-    this.random = options.random ?? Math.random;
-    this.timeoutMs = positive(options.timeoutMs ?? 15_000, 'timeoutMs');
+    const clock = (this.clock = options.clock ?? systemClock);
     this.slots = new ConcurrencyLimit(positive(options.concurrency ?? 32, 'concurrency'));
+    this.sending = {
+      slots: this.slots,
+      policy: retryPolicy(options.retry),
+      clock,
+      random: options.random ?? Math.random,
+      counters: this.counters,
+      closed: () => this.closed,
+      attempt: {
+        guard: this.guard,
+        agents: this.agents,
+        timeoutMs: positive(options.timeoutMs ?? 15_000, 'timeoutMs'),
+        userAgent: options.userAgent ?? 'taskwire-push',
+        stop: this.stop.signal,
+        now: () => clock.now(),
+      },
+    };
     // Every attempt in flight and every backoff wait listens to it.
     setMaxListeners(0, this.stop.signal);
   }
@@ -101,6 +116,7 @@ export class WebhookDelivery implements PushDelivery {
   start(source: PushSource): void {
     if (this.source) throw new Error('This webhook delivery already serves a service: create one delivery per TaskService');
     this.source = source;
+    this.sender = { ...this.sending, configs: source.configs };
     this.track(async () => {
       for (const entry of await source.configs.all()) this.ensure(entry.config.taskId, entry.config.id);
     });
@@ -118,6 +134,28 @@ export class WebhookDelivery implements PushDelivery {
   listDeadLetters(query?: DeadLetterQuery): Promise<PushDeadLetter[]> {
     if (!this.source) return Promise.resolve([]);
     return this.source.configs.listDeadLetters(query);
+  }
+
+  /**
+   * Sends the dead letters matching `match` (default: all) again, with the
+   * retries and SSRF checks of live delivery, to each config as it is now;
+   * see `redeliverDeadLetters` for what is skipped, removed and kept. Calls
+   * run one after another. Redelivered events go beside live ones: they may
+   * arrive after newer events of the same task (receivers order and dedupe
+   * by the task id and the `X-Taskwire-Event-Sequence` header), and the
+   * config's cursor never moves. Rejects before `start`, after `close`, or
+   * when it closes meanwhile.
+   */
+  redeliver(match: DeadLetterMatch = {}): Promise<RedeliverySummary> {
+    const { source, sender } = this;
+    if (!source || !sender || this.closed) return Promise.reject(new Error('This webhook delivery is not serving a service (not started, or closed)'));
+    const run = this.redeliveries.then(() => redeliverDeadLetters({ source, send: (t, c, event) => sendWithRetries(sender, t, c, event, false) }, match));
+    this.redeliveries = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.track(() => this.redeliveries);
+    return run;
   }
 
   /** Counters since this delivery was created. */
@@ -213,44 +251,12 @@ export class WebhookDelivery implements PushDelivery {
     }
   }
 
-  /** Delivers one event with retries; false when the worker must stop (config deleted, delivery closed). */
+  /** Delivers one event (see `sendWithRetries`); false when the worker must stop (config deleted, delivery closed). */
   private async deliver(taskId: string, configId: string, event: StoredEvent): Promise<boolean> {
-    const { configs } = this.source!;
-    for (let attempt = 1; ; attempt++) {
-      const entry = await configs.get(taskId, configId);
-      if (!entry || this.closed) return false;
-      if (entry.delivered >= event.sequence) return true;
-      await this.slots.acquire();
-      if (this.closed) {
-        this.slots.release();
-        return false;
-      }
-      this.counters.attempts++;
-      const outcome = await attemptDelivery(entry.config, event, {
-        guard: this.guard,
-        agents: this.agents,
-        timeoutMs: this.timeoutMs,
-        userAgent: this.options.userAgent ?? 'taskwire-push',
-        stop: this.stop.signal,
-        now: () => this.clock.now(),
-      }).finally(() => this.slots.release());
-      if (outcome.kind === 'stopped') return false;
-      if (outcome.kind === 'acknowledged') {
-        this.counters.delivered++;
-        await configs.advance(taskId, configId, event.sequence);
-        return true;
-      }
-      this.counters.failures++;
-      if (!outcome.retry || attempt >= this.policy.maxAttempts) {
-        await this.giveUp(taskId, configId, entry.config.url, event.sequence, { event: event.event, attempts: attempt, error: outcome.error });
-        return true;
-      }
-      try {
-        await this.clock.sleep(retryDelay(attempt, this.policy, this.random, outcome.retryAfterMs), this.stop.signal);
-      } catch {
-        return false;
-      }
-    }
+    const result = await sendWithRetries(this.sender!, taskId, configId, event, true);
+    if (result.kind === 'acknowledged') await this.source!.configs.advance(taskId, configId, event.sequence);
+    if (result.kind === 'failed') await this.giveUp(taskId, configId, result.url, event.sequence, { event: event.event, attempts: result.attempts, error: result.error });
+    return result.kind !== 'gone' && result.kind !== 'stopped';
   }
 
   private async giveUp(

@@ -1,0 +1,68 @@
+import type { StoredEvent } from '../store/task-store.js';
+import type { Clock, RetryPolicy } from './backoff.js';
+import { retryDelay } from './backoff.js';
+import type { ConcurrencyLimit } from './concurrency-limit.js';
+import type { PushConfigStore } from './push-config-store.js';
+import type { AttemptDeps } from './webhook-attempt.js';
+import { attemptDelivery } from './webhook-attempt.js';
+
+/**
+ * How sending one event to one config, with retries, ended: acknowledged
+ * (2xx); failed (given up on after `attempts`, the last `error`, sent to
+ * `url`); `settled` (the config's cursor was already past it); `gone` (the
+ * config was deleted); `stopped` (the delivery closed).
+ */
+export type SendResult =
+  | { readonly kind: 'acknowledged' }
+  | { readonly kind: 'failed'; readonly url: string; readonly attempts: number; readonly error: string }
+  | { readonly kind: 'settled' | 'gone' | 'stopped' };
+
+/** What {@link sendWithRetries} shares with the rest of its delivery. */
+export interface SendDeps {
+  readonly configs: PushConfigStore;
+  readonly attempt: AttemptDeps;
+  /** The delivery's limit on requests in flight. */
+  readonly slots: ConcurrencyLimit;
+  readonly policy: RetryPolicy;
+  readonly clock: Clock;
+  readonly random: () => number;
+  /** Incremented per attempt, acknowledgement and failure. */
+  readonly counters: { attempts: number; delivered: number; failures: number };
+  /** True once the delivery is closing. */
+  readonly closed: () => boolean;
+}
+
+/**
+ * Sends one event to the config `(taskId, configId)` as it is at each
+ * attempt (read again every time), holding a slot per attempt, until a 2xx,
+ * a failure not to retry, or `policy.maxAttempts`; failures wait with
+ * backoff and jitter (at least a Retry-After). With `live`, it ends as
+ * `settled` as soon as the config's cursor is at or past the event.
+ */
+export async function sendWithRetries(deps: SendDeps, taskId: string, configId: string, event: StoredEvent, live: boolean): Promise<SendResult> {
+  for (let attempt = 1; ; attempt++) {
+    const entry = await deps.configs.get(taskId, configId);
+    if (deps.closed()) return { kind: 'stopped' };
+    if (!entry) return { kind: 'gone' };
+    if (live && entry.delivered >= event.sequence) return { kind: 'settled' };
+    await deps.slots.acquire();
+    if (deps.closed()) {
+      deps.slots.release();
+      return { kind: 'stopped' };
+    }
+    deps.counters.attempts++;
+    const outcome = await attemptDelivery(entry.config, event, deps.attempt).finally(() => deps.slots.release());
+    if (outcome.kind === 'stopped') return outcome;
+    if (outcome.kind === 'acknowledged') {
+      deps.counters.delivered++;
+      return outcome;
+    }
+    deps.counters.failures++;
+    if (!outcome.retry || attempt >= deps.policy.maxAttempts) return { kind: 'failed', url: entry.config.url, attempts: attempt, error: outcome.error };
+    try {
+      await deps.clock.sleep(retryDelay(attempt, deps.policy, deps.random, outcome.retryAfterMs), deps.attempt.stop);
+    } catch {
+      return { kind: 'stopped' };
+    }
+  }
+}
