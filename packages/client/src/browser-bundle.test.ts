@@ -23,4 +23,23 @@ describe('the main entry in a browser', () => {
     expect(code).not.toMatch(/["']node:[a-z_]+["']/);
     expect(code).toContain('.well-known/agent-card.json');
   });
+
+  it('leaves out what it does not use: zod is tree-shaken (no locale but English), so the minified bundle stays small', async () => {
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      conditions: ['source'],
+      write: false,
+      minify: true,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const [output] = Object.values(result.metafile.outputs);
+    const locales = Object.entries(output!.inputs).filter(([path, use]) => use.bytesInOutput > 0 && /zod\/.*\/locales\/(?!en\.)/.test(path));
+    expect(locales.map(([path]) => path)).toEqual([]);
+    // Importing zod as `{ z }` (one object holding every schema and locale) made this about 511 KB.
+    expect(result.outputFiles[0]!.contents.length).toBeLessThan(250_000);
+  });
 });

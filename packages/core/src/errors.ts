@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** gRPC status codes used by the A2A error mapping (name → number). */
 export const GRPC_STATUS = {

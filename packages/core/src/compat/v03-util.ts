@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { invalidParams } from '../errors.js';
 import type { A2AError } from '../errors.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { A2AError, invalidParams } from '../errors.js';
 import type { ParsedParamsOf, ResultOf } from '../methods.js';
 import type { AgentCard, SendMessageRequest, TaskPushNotificationConfig } from '../schema/index.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { oneof, StructSchema } from './common.js';
 
 /** A way to reach the agent: its URL, binding (`JSONRPC`, `HTTP+JSON`, `GRPC` or a URI) and version. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Deepest nesting of objects and arrays a free-form JSON value (metadata, a

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IdSchema, isWithinJsonDepth, oneof, StructSchema, TOO_DEEP_MESSAGE } from './common.js';
 
 const partFields = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IdSchema } from './common.js';
 
 /** The auth a server uses when it calls a webhook: `Authorization: <scheme> <credentials>`. */

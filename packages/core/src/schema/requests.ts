@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IdSchema, NonNegativeIntSchema, StructSchema, TimestampSchema } from './common.js';
 import { MessageSchema } from './message.js';
 import { TaskPushNotificationConfigSchema } from './push.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IdSchema, oneof, StructSchema, TimestampSchema } from './common.js';
 import { ArtifactSchema, MessageSchema } from './message.js';
 
