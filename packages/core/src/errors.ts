@@ -135,10 +135,21 @@ export function issuePath(path: readonly PropertyKey[]): string {
  * them as field violations.
  */
 export function invalidParams(error: z.ZodError, prefix = ''): A2AError {
-  const violations = error.issues.map((issue) => ({
-    field: issuePath([...(prefix ? [prefix] : []), ...issue.path]) || '(root)',
-    description: issue.message,
-  }));
+  return fieldViolations(
+    error.issues.map((issue) => ({
+      field: issuePath([...(prefix ? [prefix] : []), ...issue.path]) || '(root)',
+      description: issue.message,
+    })),
+  );
+}
+
+/**
+ * InvalidParams for fields that are wrong for reasons of their own (not a
+ * schema's): the message names each `field` (a path such as
+ * `message.taskId`) with its `description`, and a `google.rpc.BadRequest`
+ * detail lists them, as {@link invalidParams} does.
+ */
+export function fieldViolations(violations: readonly { field: string; description: string }[]): A2AError {
   const message = `Invalid parameters: ${violations.map((v) => `${v.field}: ${v.description}`).join('; ')}`;
   return new A2AError('InvalidParams', message, {}, [
     { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: violations },

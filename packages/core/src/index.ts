@@ -6,6 +6,7 @@ export * from './version.js';
 export * from './lifecycle/index.js';
 export * from './store/task-store.js';
 export * from './methods.js';
+export * from './protojson/index.js';
 export * from './agent/index.js';
 export * from './service/index.js';
 export * from './transport/index.js';

@@ -7,3 +7,5 @@ export type { Applied } from './task-engine.js';
 export { EventHub, Subscription } from './event-hub.js';
 export { KeyedLock } from './keyed-lock.js';
 export type { Logger, RunInput } from './agent-run.js';
+export * from './coordination.js';
+export { RemoteFeed } from './remote-feed.js';

@@ -2,6 +2,7 @@ import type { Agent } from '../agent/agent.js';
 import { invalidParams } from '../errors.js';
 import type { MethodName, ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
 import { METHODS } from '../methods.js';
+import { readProtoJsonParams } from '../protojson/normalize.js';
 import type { PushOptions } from '../push/push-config-store.js';
 import type { AgentCard } from '../schema/index.js';
 import type { TaskStore } from '../store/task-store.js';
@@ -38,6 +39,19 @@ export interface TaskServiceOptions {
   readonly newId?: () => string;
   /** The clock for status timestamps (default: the system clock). */
   readonly now?: () => Date;
+  /**
+   * How long a new task may wait, unstored, for the agent's first event, in
+   * ms (default 5). An event within the window is stored together with the
+   * new task in one commit (one store round trip per request instead of
+   * two), and an agent may answer with a message instead (`ctx.reply`), in
+   * which case no task is stored at all. Past the window the task is stored
+   * on its own, so a slow agent's task is visible (GetTask, ListTasks)
+   * while it works (a stream's first item waits at most this long, plus
+   * the commit). `returnImmediately`, a push config in the request and a
+   * client-chosen task id store the task at once. `0` still lets an agent
+   * that emits without awaiting anything first use the one commit.
+   */
+  readonly newTaskWindowMs?: number;
 }
 
 /** Every operation of the method table as a service method: unary ones resolve, stream ones open a stream. */
@@ -47,9 +61,13 @@ export type A2AHandlers = {
   [M in StreamMethodName]: (params: ParsedParamsOf<M>, context: CallContext) => Promise<AsyncIterable<StreamEvent>>;
 };
 
-/** Validates raw params against the method table; throws InvalidParams naming each bad field. */
+/**
+ * Reads raw params as ProtoJSON (either field name, enums by number, `""`
+ * as unset; see `readProtoJsonParams`) and validates them against the method
+ * table; throws InvalidParams naming each bad field.
+ */
 export function parseParams<M extends MethodName>(method: M, params: unknown): ParsedParamsOf<M> {
-  const result = METHODS[method].params.safeParse(params ?? {});
+  const result = METHODS[method].params.safeParse(readProtoJsonParams(method, params ?? {}));
   if (!result.success) throw invalidParams(result.error);
   return result.data as ParsedParamsOf<M>;
 }

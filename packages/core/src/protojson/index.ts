@@ -1,0 +1,2 @@
+export type { ProtoField, ProtoFieldKind } from './proto-field.js';
+export { protoJsonField, readProtoJsonParams } from './normalize.js';

@@ -1,0 +1,113 @@
+/**
+ * What a commit says about the lease of its task when several processes
+ * share one store (a cluster). The process that runs a task's agent holds
+ * the task's lease; the lease's epoch is the fencing token that keeps a
+ * process which lost the lease from writing. Stores shared by several
+ * processes honour these conditions in the same conditional write as the
+ * version check; in-process stores (memory, file) ignore them.
+ *
+ * - `claim`: the commit starts a run in `holder`: the lease becomes
+ *   `holder`'s, its epoch is the version the commit produces, and it expires
+ *   `ttlMs` after the commit unless renewed.
+ * - `hold`: the commit belongs to the run of `holder` at `epoch`: it is
+ *   refused with {@link LeaseLostError} unless the task's lease is still
+ *   exactly that one; it renews the lease for `ttlMs`.
+ *
+ * Whatever the condition (and without one), a commit that leaves the task
+ * settled (terminal or interrupted) releases its lease: nobody runs a
+ * settled task.
+ */
+export type LeaseCondition =
+  | { readonly kind: 'claim'; readonly holder: string; readonly ttlMs: number }
+  | { readonly kind: 'hold'; readonly holder: string; readonly epoch: number; readonly ttlMs: number };
+
+/**
+ * A commit carrying a `hold` {@link LeaseCondition} was refused because the
+ * task's lease is no longer the writer's: another process canceled or
+ * settled the task, or took it over after the writer's lease expired. The
+ * write was not applied; the writer must stop its run (never retry it).
+ */
+export class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+  constructor(readonly taskId: string) {
+    super(`This process no longer holds the lease of task ${taskId} (another process settled it or took it over); its run stops here`);
+  }
+}
+
+/**
+ * What a {@link TaskCoordinator} calls back into the service it coordinates.
+ */
+export interface CoordinatorHost {
+  /**
+   * Settles a task whose lease this process has just taken over because
+   * its holder stopped (the lease expired, or the holder's process is gone):
+   * the service fails it with an agent message saying the agent's process
+   * stopped, committing under the lease `{ holder: processId, epoch }`.
+   * Resolves when done; rejections are logged by the coordinator and the
+   * task is found again by a later sweep.
+   */
+  settleOrphan(taskId: string, epoch: number): Promise<void>;
+}
+
+/**
+ * What the service needs when several processes share one store: wake-ups
+ * for commits made elsewhere, task leases, and the tasks whose holder
+ * stopped. The in-process coordinator ({@link createInProcessCoordinator},
+ * the default) does nothing: one process sees all its own commits already.
+ * An engine package implements the shared one (`@taskwire/postgres`:
+ * LISTEN/NOTIFY, leases with a fencing epoch in the task row).
+ *
+ * Contract:
+ * - `watch` calls `onCommit(lastSequence)` after another process may have
+ *   committed events of `taskId` (the log's last sequence as the
+ *   coordinator learned it). Calls may be late, coalesced or repeated, and
+ *   may report this process's own commits; a periodic catch-up makes a lost
+ *   wake-up a delay, never a loss. Callers compare with what they have and
+ *   read the store for the rest. The function returned stops the calls.
+ * - `hold` keeps the lease of a run this process claimed (at `epoch`)
+ *   renewed until the function it returns is called; when a renewal finds
+ *   the lease gone, `onLost` is called once (the run must stop).
+ * - `attach` starts the periodic sweep for tasks whose lease holder
+ *   stopped: for each, the coordinator takes the lease over (exactly one
+ *   process wins) and calls {@link CoordinatorHost.settleOrphan}.
+ * - `recover` runs one sweep now, also taking over the submitted or working
+ *   tasks that have no lease at all (left by a process that took none), and
+ *   resolves the ids it handed to `settleOrphan` (see `TaskService.recover`).
+ *   It needs `attach` first.
+ * - `close` stops everything (renewals, wake-ups, the sweep); later calls do
+ *   nothing. Leases still held are left to expire.
+ */
+export interface TaskCoordinator {
+  /** True when other processes share the store (commits then carry a {@link LeaseCondition}). */
+  readonly shared: boolean;
+  /** This process's name as a lease holder (unique among live processes). */
+  readonly processId: string;
+  /** How long a lease lasts without renewal, in ms. */
+  readonly leaseTtlMs: number;
+  watch(taskId: string, onCommit: (lastSequence: number) => void): () => void;
+  hold(taskId: string, epoch: number, onLost: () => void): () => void;
+  attach(host: CoordinatorHost): void;
+  recover(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+const nothing = (): void => {};
+
+/**
+ * The coordinator of a service that is alone on its store (today's
+ * behaviour, at no cost): no wake-ups, no leases, no sweep; `recover` finds
+ * nothing (a single process settles what it left running from the store's
+ * `unsettled()` instead).
+ */
+export function createInProcessCoordinator(): TaskCoordinator {
+  return {
+    shared: false,
+    processId: 'local',
+    leaseTtlMs: Infinity,
+    watch: () => nothing,
+    hold: () => nothing,
+    attach: nothing,
+    recover: async () => [],
+    close: async () => {},
+  };
+}
