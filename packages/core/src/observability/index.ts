@@ -1,0 +1,11 @@
+export * from './otel-types.js';
+export { formatTraceparent, HEADER_GETTER, HEADER_SETTER, parseTraceparent, ROOT_CONTEXT, W3C_PROPAGATOR } from './otel-context.js';
+export type { HeaderCarrier } from './otel-context.js';
+export * from './telemetry.js';
+export * from './instruments.js';
+export * from './attributes.js';
+export { RPC_SYSTEM } from './call-outcome.js';
+export * from './server-call.js';
+export * from './client-call.js';
+export * from './logger.js';
+export * from './health.js';

@@ -1,0 +1,47 @@
+import { isTerminal } from '../schema/index.js';
+import type { CommitRequest, CommitResult, TaskStore } from '../store/task-store.js';
+import { VersionConflictError } from '../store/task-store.js';
+import { ATTR } from './attributes.js';
+import type { Telemetry } from './telemetry.js';
+
+const now = () => performance.now();
+
+/**
+ * `store` with its commits measured: `taskwire.store.commit.duration` by
+ * outcome, `taskwire.store.version_conflicts`, and `taskwire.tasks.finished`
+ * for every commit that leaves a task in a final state (a final state is
+ * entered once: terminal tasks take no further commits). Every other member
+ * is the store's own (a proxy, so optional and adapter-specific methods stay
+ * reachable). With telemetry off, `store` itself.
+ */
+export function measuredStore(store: TaskStore, telemetry: Telemetry): TaskStore {
+  if (!telemetry.enabled) return store;
+  const commit = async (request: CommitRequest): Promise<CommitResult> => {
+    const instruments = telemetry.instruments();
+    if (instruments === undefined) return store.commit(request);
+    const started = now();
+    try {
+      const result = await store.commit(request);
+      instruments.storeCommitDuration.record(now() - started, { [ATTR.storeOutcome]: 'ok' });
+      const state = request.task.status.state;
+      if (isTerminal(state)) instruments.tasksFinished.add(1, { [ATTR.taskState]: state });
+      return result;
+    } catch (error) {
+      const conflict = error instanceof VersionConflictError;
+      instruments.storeCommitDuration.record(now() - started, { [ATTR.storeOutcome]: conflict ? 'conflict' : 'error' });
+      if (conflict) instruments.storeVersionConflicts.add(1);
+      throw error;
+    }
+  };
+  const bound = new Map<PropertyKey, unknown>();
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === 'commit') return commit;
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      let fn = bound.get(key);
+      if (fn === undefined) bound.set(key, (fn = (value as (...args: unknown[]) => unknown).bind(target)));
+      return fn;
+    },
+  });
+}
