@@ -5,4 +5,5 @@
 export * from './store/store-conformance.js';
 // Push notifications: the PushConfigStore suite, and a real webhook receiver.
 export * from './push/push-store-conformance.js';
+export * from './push/push-secrets-conformance.js';
 export * from './push/webhook-receiver.js';

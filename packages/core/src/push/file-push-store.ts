@@ -5,6 +5,7 @@ import { openLog } from '../store/file/open-log.js';
 import { compactPushLog, PUSH_LOG, pushFrame, pushLogKind, applyPushRecord, type PushRecord } from './file-push-log.js';
 import type { DeadLetterMatch, DeadLetterQuery, PushConfigStore, PushDeadLetter, StoredPushConfig } from './push-config-store.js';
 import { deadLetterFilter, DEFAULT_MAX_DEAD_LETTERS, PushState, PushStoreClosedError } from './push-state.js';
+import { openPushSecrets, pushSecretBox, type PushEncryptionOptions, type PushSecretBox } from './push-secrets.js';
 
 /** Options of {@link FilePushConfigStore.open}. */
 export interface FilePushConfigStoreOptions {
@@ -16,6 +17,14 @@ export interface FilePushConfigStoreOptions {
   readonly compactMinBytes?: number;
   /** Told about repairs (a truncated torn tail) and failed compactions. */
   readonly logger?: StoreLogger;
+  /**
+   * Encrypts each config's secrets (`authentication`, `token`) in the log
+   * with AES-256-GCM (see {@link PushEncryptionOptions}). Without it they
+   * are stored as given (the file is readable by its owner only). Configs
+   * written before encryption was turned on are read as they are and sealed
+   * at their next write.
+   */
+  readonly encryption?: PushEncryptionOptions;
 }
 
 /** Directories with an open push store in this process. */
@@ -37,6 +46,7 @@ export class FilePushConfigStore implements PushConfigStore {
   private closing: Promise<void> | undefined;
   private compaction: Promise<void> | undefined;
   private nextCompactionAt: number;
+  private readonly box: PushSecretBox | undefined;
 
   private constructor(
     /** The push log's path. */
@@ -47,6 +57,7 @@ export class FilePushConfigStore implements PushConfigStore {
     private readonly writer: LogWriter,
   ) {
     this.nextCompactionAt = this.threshold(writer.size);
+    this.box = pushSecretBox(options.encryption);
   }
 
   /**
@@ -59,6 +70,8 @@ export class FilePushConfigStore implements PushConfigStore {
     if (openDirectories.has(directory)) {
       throw new Error(`A push config store is already open on ${directory} in this process: close it first, or share that one`);
     }
+    // A bad key is refused before anything is opened.
+    pushSecretBox(options.encryption);
     openDirectories.add(directory);
     try {
       const state = new PushState(options.maxDeadLetters ?? DEFAULT_MAX_DEAD_LETTERS);
@@ -73,18 +86,19 @@ export class FilePushConfigStore implements PushConfigStore {
   }
 
   async put(entry: StoredPushConfig): Promise<StoredPushConfig> {
-    return structuredClone((await this.write({ t: 'p', e: structuredClone(entry) })) as StoredPushConfig);
+    const stored = structuredClone(entry);
+    return this.reveal((await this.write({ t: 'p', e: this.box?.seal(stored) ?? stored })) as StoredPushConfig);
   }
 
   async get(taskId: string, configId: string): Promise<StoredPushConfig | undefined> {
     this.check();
     const entry = this.state.get(taskId, configId);
-    return entry && structuredClone(entry);
+    return entry && this.reveal(entry);
   }
 
   async list(taskId: string): Promise<StoredPushConfig[]> {
     this.check();
-    return structuredClone(this.state.list(taskId));
+    return this.state.list(taskId).map((entry) => this.reveal(entry));
   }
 
   async delete(taskId: string, configId: string): Promise<boolean> {
@@ -103,7 +117,7 @@ export class FilePushConfigStore implements PushConfigStore {
 
   async all(): Promise<StoredPushConfig[]> {
     this.check();
-    return structuredClone(this.state.all());
+    return this.state.all().map((entry) => this.reveal(entry));
   }
 
   async advance(taskId: string, configId: string, sequence: number): Promise<void> {
@@ -154,6 +168,11 @@ export class FilePushConfigStore implements PushConfigStore {
 
   private check(): void {
     if (this.closed) throw new PushStoreClosedError();
+  }
+
+  /** A copy of a stored entry with its secrets opened. */
+  private reveal(entry: StoredPushConfig): StoredPushConfig {
+    return structuredClone(openPushSecrets(entry, this.box));
   }
 
   /** Appends a record; applies it to the state once durable and resolves with what applying it returned. */

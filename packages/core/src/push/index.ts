@@ -1,4 +1,4 @@
 export * from './push-config-store.js';
 export { MemoryPushConfigStore, createMemoryPushConfigStore } from './memory-push-store.js';
 export type { MemoryPushConfigStoreOptions } from './memory-push-store.js';
-export { DEFAULT_MAX_DEAD_LETTERS, PushStoreClosedError } from './push-state.js';
+export { deadLetterFilter, DEFAULT_MAX_DEAD_LETTERS, PushStoreClosedError } from './push-state.js';

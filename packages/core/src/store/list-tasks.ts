@@ -28,6 +28,36 @@ export function projectTask(task: Task, projection: TaskProjection): Task {
   return out;
 }
 
+/** The positions a ListTasks query asks for, checked: see {@link listQueryBounds}. */
+export interface ListQueryBounds {
+  /** The page size, clamped to 1..100 (default 50). */
+  readonly pageSize: number;
+  /** Where the previous page ended (the page starts strictly after it). */
+  readonly cursor: ListCursor | undefined;
+  /** The sort key of `statusTimestampAfter` (tasks at or after it match). */
+  readonly after: string | undefined;
+}
+
+/**
+ * Resolves a ListTasks query's page size, cursor and timestamp floor the way
+ * every store reads them (a store that answers in SQL uses them as query
+ * parameters). Throws an `InvalidParams` {@link A2AError} for a `pageToken`
+ * this server did not issue or a `statusTimestampAfter` that is not ISO 8601.
+ */
+export function listQueryBounds(query: TaskQuery): ListQueryBounds {
+  const requested = Number.isFinite(query.pageSize) ? Math.trunc(query.pageSize!) : LIST_TASKS_PAGE_SIZE.default;
+  const pageSize = Math.min(LIST_TASKS_PAGE_SIZE.max, Math.max(LIST_TASKS_PAGE_SIZE.min, requested));
+  const cursor = query.pageToken ? decodePageToken(query.pageToken) : undefined;
+  let after: string | undefined;
+  if (query.statusTimestampAfter !== undefined) {
+    after = timestampSortKey(query.statusTimestampAfter);
+    if (after === '') {
+      throw new A2AError('InvalidParams', 'Invalid parameters: statusTimestampAfter must be an ISO 8601 timestamp such as 2025-10-28T10:30:00Z');
+    }
+  }
+  return { pageSize, cursor, after };
+}
+
 /** The fields of a task the list index needs (a {@link Task} satisfies it). */
 export interface IndexedTaskFields {
   readonly id: string;
@@ -150,16 +180,7 @@ export class TaskListIndex {
    * `statusTimestampAfter`. `pageSize` is clamped to 1..100 (default 50).
    */
   query(query: TaskQuery, load: (taskId: string) => Task): ListTasksResponse {
-    const requested = Number.isFinite(query.pageSize) ? Math.trunc(query.pageSize!) : LIST_TASKS_PAGE_SIZE.default;
-    const pageSize = Math.min(LIST_TASKS_PAGE_SIZE.max, Math.max(LIST_TASKS_PAGE_SIZE.min, requested));
-    const cursor = query.pageToken ? decodePageToken(query.pageToken) : undefined;
-    let after: string | undefined;
-    if (query.statusTimestampAfter !== undefined) {
-      after = timestampSortKey(query.statusTimestampAfter);
-      if (after === '') {
-        throw new A2AError('InvalidParams', 'Invalid parameters: statusTimestampAfter must be an ISO 8601 timestamp such as 2025-10-28T10:30:00Z');
-      }
-    }
+    const { pageSize, cursor, after } = listQueryBounds(query);
     const entries = this.byOwner.get(query.owner) ?? [];
     const { contextId, status } = query;
     const matches = (e: Entry) => (contextId === undefined || e.contextId === contextId) && (status === undefined || e.state === status);

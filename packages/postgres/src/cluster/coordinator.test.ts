@@ -1,0 +1,164 @@
+import type { CoordinatorHost } from '@taskwire/core';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describePostgres, type TestDatabase } from '../database-test-kit.js';
+import { quoteSchema } from '../schema-name.js';
+import { createPostgresCoordinator, type PostgresCoordinator } from './coordinator.js';
+import { CLUSTER_MIGRATION } from './lease-migration.js';
+import { eventsChannel } from './names.js';
+
+/** Resolves once `check` holds, looking again on each notification-free turn of the loop (no fixed sleep). */
+async function until(check: () => boolean | Promise<boolean>, what: string, limitMs = 10_000): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > limitMs) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** A service stand-in that records the tasks handed to it. */
+function recordingHost(): CoordinatorHost & { settled: [string, number][] } {
+  const settled: [string, number][] = [];
+  return { settled, settleOrphan: async (taskId, epoch) => void settled.push([taskId, epoch]) };
+}
+
+describePostgres('PostgresCoordinator', (db: TestDatabase) => {
+  let schema: string;
+  let S: string;
+  const open: PostgresCoordinator[] = [];
+  const coordinator = async (options: { leaseTtlMs?: number; catchUpIntervalMs?: number } = {}) => {
+    const c = await createPostgresCoordinator({ pool: db.pool, schema, ...options });
+    open.push(c);
+    return c;
+  };
+  /** A task row as the store writes it, with a lease. */
+  const task = (id: string, state: string, lease?: { holder: string; expiresInMs: number; epoch?: number }) =>
+    db.pool.query(
+      `INSERT INTO ${S}.tasks (id, owner, context_id, state, status_key, version, last_sequence, task, lease_holder, lease_epoch, lease_expires_at)
+       VALUES ($1, '', 'c', $2, 'k', 3, 3, '{}', $3, $4, now() + $5::double precision * interval '1 millisecond')`,
+      [id, state, lease?.holder ?? null, lease ? (lease.epoch ?? 1) : null, lease?.expiresInMs ?? null],
+    );
+  const leaseOf = async (id: string) =>
+    (await db.pool.query(`SELECT lease_holder, lease_epoch, lease_expires_at > now() AS live FROM ${S}.tasks WHERE id = $1`, [id])).rows[0];
+
+  beforeEach(async () => {
+    schema = await db.schema('tw_cluster');
+    S = quoteSchema(schema);
+    await db.pool.query(CLUSTER_MIGRATION.sql(S));
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+    await db.drop(schema);
+  });
+
+  it('wakes a watcher on a commit announced by another session, with the newest sequence, and only for watched tasks', async () => {
+    const c = await coordinator();
+    const heard: number[] = [];
+    const stop = c.watch('t1', (sequence) => heard.push(sequence));
+    const unwatched: number[] = [];
+    c.watch('t2', (sequence) => unwatched.push(sequence))();
+    const channel = eventsChannel(schema);
+    await db.pool.query(`SELECT pg_notify($1, '4 t1'), pg_notify($1, '5 t1'), pg_notify($1, '9 t2')`, [channel]);
+    await until(() => heard.includes(5), 'the wake-up');
+    // Both notifications arrive at once (one transaction): the watcher hears the newest sequence, at most once each.
+    expect(heard.at(-1)).toBe(5);
+    expect(heard.length).toBeLessThanOrEqual(2);
+    expect(unwatched).toEqual([]);
+    stop();
+    await db.pool.query(`SELECT pg_notify($1, '6 t1')`, [channel]);
+    await db.pool.query(`SELECT pg_notify($1, '7 t3')`, [channel]);
+    expect(heard.at(-1)).toBe(5);
+  });
+
+  it('re-reads watched tasks periodically, so a commit whose notification was lost still arrives', async () => {
+    await task('t1', 'TASK_STATE_WORKING');
+    const c = await coordinator({ catchUpIntervalMs: 50 });
+    const heard: number[] = [];
+    c.watch('t1', (sequence) => heard.push(sequence));
+    await db.pool.query(`UPDATE ${S}.tasks SET last_sequence = 8 WHERE id = 't1'`);
+    await until(() => heard.includes(8), 'the catch-up read');
+  });
+
+  it('reconnects its LISTEN connection after the database ends it, catches up, and hears notifications again', async () => {
+    await task('t1', 'TASK_STATE_WORKING');
+    const warnings: string[] = [];
+    const c = await createPostgresCoordinator({ pool: db.pool, schema, logger: { warn: (m) => warnings.push(m), error: () => {} } });
+    open.push(c);
+    const heard: number[] = [];
+    c.watch('t1', (sequence) => heard.push(sequence));
+    // This replica's LISTEN session is the one holding its liveness lock.
+    const listeners = `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND objid::text = '${c.processId}'`;
+    const before = (await db.pool.query(listeners)).rows.map((r) => r.pid as number);
+    expect(before).toHaveLength(1);
+    // Committed while the connection is down: no notification reaches this replica; the catch-up after reconnecting brings it.
+    await db.pool.query(`SELECT pg_terminate_backend(pid) FROM (${listeners}) l`);
+    await db.pool.query(`UPDATE ${S}.tasks SET last_sequence = 11 WHERE id = 't1'`);
+    await until(() => heard.includes(11), 'the catch-up after reconnecting');
+    expect(warnings.some((w) => w.includes('LISTEN connection was lost'))).toBe(true);
+    // The new session holds the liveness lock again (once the old one is gone).
+    await until(async () => (await db.pool.query(listeners)).rows.some((r) => !before.includes(r.pid as number)), 'the liveness lock retaken');
+    await db.pool.query(`SELECT pg_notify($1, '12 t1')`, [eventsChannel(schema)]);
+    await until(() => heard.includes(12), 'a notification after reconnecting');
+  });
+
+  it('renews the leases it holds and reports one taken over by another replica', async () => {
+    const c = await coordinator({ leaseTtlMs: 300 });
+    await task('held', 'TASK_STATE_WORKING', { holder: c.processId, expiresInMs: 300, epoch: 2 });
+    await task('taken', 'TASK_STATE_WORKING', { holder: c.processId, expiresInMs: 300, epoch: 2 });
+    const lost: string[] = [];
+    c.hold('held', 2, () => lost.push('held'));
+    c.hold('taken', 2, () => lost.push('taken'));
+    await db.pool.query(`UPDATE ${S}.tasks SET lease_holder = 'someone else', lease_epoch = 3 WHERE id = 'taken'`);
+    await until(() => lost.length > 0, 'the lost lease');
+    expect(lost).toEqual(['taken']);
+    // Renewed past its first expiry: still live well after 300 ms.
+    const firstExpiry = (await db.pool.query(`SELECT lease_expires_at AS at FROM ${S}.tasks WHERE id = 'held'`)).rows[0].at as Date;
+    await until(async () => (await db.pool.query(`SELECT lease_expires_at AS at FROM ${S}.tasks WHERE id = 'held'`)).rows[0].at > firstExpiry, 'a renewal');
+    expect((await leaseOf('held')).live).toBe(true);
+  });
+
+  it('takes over the tasks of a stopped replica (lease expired, or its session gone), never those of a live one', async () => {
+    const alive = await coordinator();
+    const c = await coordinator();
+    const host = recordingHost();
+    c.attach(host);
+    await task('of-a-live-replica', 'TASK_STATE_WORKING', { holder: alive.processId, expiresInMs: 60_000 });
+    await task('expired', 'TASK_STATE_WORKING', { holder: alive.processId, expiresInMs: -1 });
+    await task('of-a-dead-replica', 'TASK_STATE_SUBMITTED', { holder: '424242', expiresInMs: 60_000 });
+    await task('no-lease', 'TASK_STATE_WORKING');
+    await task('waiting-for-input', 'TASK_STATE_INPUT_REQUIRED', { holder: '424242', expiresInMs: -1 });
+    const recovered = await c.recover();
+    expect(recovered.sort()).toEqual(['expired', 'no-lease', 'of-a-dead-replica']);
+    expect(host.settled.map(([id]) => id).sort()).toEqual(recovered);
+    // The new epoch is the task's version when taken over; the holder is the replica that took it.
+    expect(host.settled.every(([, epoch]) => epoch === 3)).toBe(true);
+    expect(await leaseOf('of-a-dead-replica')).toMatchObject({ lease_holder: c.processId, lease_epoch: 3, live: true });
+    expect(await leaseOf('of-a-live-replica')).toMatchObject({ lease_holder: alive.processId });
+    // The periodic sweep finds an expiry that happens later.
+    await db.pool.query(`UPDATE ${S}.tasks SET lease_expires_at = now() WHERE id = 'of-a-live-replica'`);
+    await until(() => host.settled.some(([id]) => id === 'of-a-live-replica'), 'the sweep');
+  });
+
+  it('hands each stopped task to exactly one replica when several sweep at once', async () => {
+    const ids = Array.from({ length: 60 }, (_, i) => `orphan-${i}`);
+    for (const id of ids) await task(id, 'TASK_STATE_WORKING', { holder: '777', expiresInMs: -1 });
+    const replicas = await Promise.all([coordinator(), coordinator(), coordinator()]);
+    const hosts = replicas.map((r) => {
+      const host = recordingHost();
+      r.attach(host);
+      return host;
+    });
+    await Promise.all(replicas.map((r) => r.recover()));
+    const all = hosts.flatMap((h) => h.settled.map(([id]) => id));
+    expect(all.sort()).toEqual([...ids].sort());
+  });
+
+  it('on close, hands the leases it still holds over at once and releases its liveness lock', async () => {
+    const c = await coordinator();
+    await task('left', 'TASK_STATE_WORKING', { holder: c.processId, expiresInMs: 60_000 });
+    await c.close();
+    await c.close();
+    expect((await leaseOf('left')).live).toBe(false);
+    const locks = await db.pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND objid::text = $1`, [c.processId]);
+    expect(locks.rows[0].n).toBe(0);
+  });
+});

@@ -1,0 +1,31 @@
+/** The push config store's statements for schema `S` (quoted), keeping at most `maxDeadLetters` dead letters. */
+export function pushStatements(S: string, maxDeadLetters: number) {
+  const advance = `UPDATE ${S}.push_configs SET delivered = $3 WHERE task_id = $1 AND config_id = $2 AND delivered < $3`;
+  const columns = 'owner, delivered, config';
+  return {
+    put: `INSERT INTO ${S}.push_configs (task_id, config_id, owner, delivered, config) VALUES ($1, $2, $3, $4, $5)
+      ON CONFLICT (task_id, config_id) DO UPDATE
+      SET owner = EXCLUDED.owner, config = EXCLUDED.config, delivered = greatest(${S}.push_configs.delivered, EXCLUDED.delivered)
+      RETURNING delivered`,
+    get: `SELECT ${columns} FROM ${S}.push_configs WHERE task_id = $1 AND config_id = $2`,
+    list: `SELECT ${columns} FROM ${S}.push_configs WHERE task_id = $1 ORDER BY config_id`,
+    all: `SELECT ${columns} FROM ${S}.push_configs ORDER BY task_id, config_id`,
+    delete: `DELETE FROM ${S}.push_configs WHERE task_id = $1 AND config_id = $2`,
+    deleteTask: `DELETE FROM ${S}.push_configs WHERE task_id = $1`,
+    advance,
+    // One statement: the letter, its config's cursor past it, and the oldest letters past the bound dropped.
+    // $1 task, $2 config, $3 cursor target, $4 sequence, $5 when, $6 the letter's JSON.
+    deadLetter:
+      maxDeadLetters > 0
+        ? `WITH letter AS (
+            INSERT INTO ${S}.push_dead_letters (task_id, config_id, sequence, given_up_at, letter) VALUES ($1, $2, $4, $5, $6) RETURNING id
+          ), advanced AS (${advance}), trimmed AS (
+            DELETE FROM ${S}.push_dead_letters WHERE id <= (SELECT id - ${maxDeadLetters} FROM letter)
+          )
+          SELECT 1`
+        : `WITH advanced AS (${advance}) SELECT $4::bigint, $5::timestamptz, $6::text`,
+    /** The newest `$n` letters (all with null), oldest first, optionally of one task. */
+    letters: (byTask: boolean) =>
+      `SELECT letter FROM (SELECT id, letter FROM ${S}.push_dead_letters${byTask ? ' WHERE task_id = $2' : ''} ORDER BY id DESC LIMIT $1) newest ORDER BY id`,
+  };
+}

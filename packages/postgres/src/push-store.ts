@@ -1,0 +1,191 @@
+import {
+  deadLetterFilter,
+  DEFAULT_MAX_DEAD_LETTERS,
+  PushStoreClosedError,
+  type DeadLetterMatch,
+  type DeadLetterQuery,
+  type PushConfig,
+  type PushConfigStore,
+  type PushDeadLetter,
+  type StoredPushConfig,
+} from '@taskwire/core';
+import { openPushSecrets, pushSecretBox, type PushEncryptionOptions, type PushSecretBox } from '@taskwire/core/push';
+import type pg from 'pg';
+import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
+import { databaseError, lookupable, storable } from './database-errors.js';
+import { requireSchema } from './migrate.js';
+import { pushStatements } from './push-sql.js';
+import { prepared } from './schema-name.js';
+
+/** Options of {@link createPostgresPushConfigStore}. */
+export interface PostgresPushConfigStoreOptions extends PostgresConnectionOptions {
+  /** Dead letters kept, newest first (default 1,000). */
+  readonly maxDeadLetters?: number;
+  /**
+   * Encrypts each config's secrets (`authentication`, `token`) at rest with
+   * AES-256-GCM (see `PushEncryptionOptions` in `@taskwire/core/push`).
+   * Without it they are stored as given.
+   */
+  readonly encryption?: PushEncryptionOptions;
+}
+
+interface ConfigRow {
+  readonly owner: string;
+  readonly delivered: string;
+  readonly config: string;
+}
+
+/**
+ * A {@link PushConfigStore} on PostgreSQL, beside a PostgresTaskStore in
+ * the same schema: configs, delivery cursors and dead letters are rows,
+ * every call one statement (a dead letter and its cursor move together).
+ * Cursors only move forward, also when writers race. Values returned are
+ * fresh copies. Several processes may share the tables.
+ */
+export class PostgresPushConfigStore implements PushConfigStore {
+  private closed = false;
+  private closing: Promise<void> | undefined;
+  private readonly sql: ReturnType<typeof pushStatements>;
+
+  private constructor(
+    private readonly connection: Connection,
+    private readonly box: PushSecretBox | undefined,
+    maxDeadLetters: number,
+  ) {
+    this.sql = pushStatements(connection.qualified, maxDeadLetters);
+  }
+
+  /** Opens the store: checks the encryption keys and that the schema is migrated (see {@link createPostgresPushConfigStore}). */
+  static async open(options: PostgresPushConfigStoreOptions): Promise<PostgresPushConfigStore> {
+    const max = options.maxDeadLetters ?? DEFAULT_MAX_DEAD_LETTERS;
+    if (!(Number.isInteger(max) && max >= 0)) throw new RangeError(`maxDeadLetters must be an integer, 0 or more (got ${max})`);
+    const box = pushSecretBox(options.encryption);
+    const connection = connect(options, 'createPostgresPushConfigStore');
+    try {
+      await requireSchema(connection).catch((error: unknown) => Promise.reject(databaseError(error, 'opening the push config store')));
+    } catch (error) {
+      if (connection.owned) await connection.pool.end();
+      throw error;
+    }
+    return new PostgresPushConfigStore(connection, box, max);
+  }
+
+  async put(entry: StoredPushConfig): Promise<StoredPushConfig> {
+    const { config } = entry;
+    const stored = this.box?.seal(entry) ?? entry;
+    const values = [storable(config.taskId, 'taskId'), storable(config.id, 'push config id'), storable(entry.owner, 'tenant'), entry.delivered, JSON.stringify(stored.config)];
+    const { rows } = await this.query<{ delivered: string }>(this.sql.put, values, 'storing a push config');
+    return structuredClone({ ...entry, delivered: Number(rows[0]!.delivered) });
+  }
+
+  async get(taskId: string, configId: string): Promise<StoredPushConfig | undefined> {
+    if (!lookupable(taskId) || !lookupable(configId)) return this.none();
+    const { rows } = await this.query<ConfigRow>(this.sql.get, [taskId, configId], 'reading a push config');
+    return rows[0] && this.entry(rows[0]);
+  }
+
+  async list(taskId: string): Promise<StoredPushConfig[]> {
+    if (!lookupable(taskId)) return (await this.none()) ?? [];
+    const { rows } = await this.query<ConfigRow>(this.sql.list, [taskId], 'reading push configs');
+    return rows.map((row) => this.entry(row));
+  }
+
+  async delete(taskId: string, configId: string): Promise<boolean> {
+    if (!lookupable(taskId) || !lookupable(configId)) return (await this.none()) ?? false;
+    return ((await this.query(this.sql.delete, [taskId, configId], 'deleting a push config')).rowCount ?? 0) > 0;
+  }
+
+  async deleteTask(taskId: string): Promise<number> {
+    if (!lookupable(taskId)) return (await this.none()) ?? 0;
+    return (await this.query(this.sql.deleteTask, [taskId], 'deleting push configs')).rowCount ?? 0;
+  }
+
+  async all(): Promise<StoredPushConfig[]> {
+    const { rows } = await this.query<ConfigRow>(this.sql.all, [], 'reading push configs');
+    return rows.map((row) => this.entry(row));
+  }
+
+  async advance(taskId: string, configId: string, sequence: number): Promise<void> {
+    if (!lookupable(taskId) || !lookupable(configId)) return this.none();
+    await this.query(this.sql.advance, [taskId, configId, sequence], 'moving a push cursor');
+  }
+
+  async deadLetter(letter: PushDeadLetter): Promise<void> {
+    const at = Date.parse(letter.at);
+    const values = [
+      storable(letter.taskId, 'taskId'),
+      storable(letter.configId, 'push config id'),
+      letter.throughSequence ?? letter.sequence,
+      letter.sequence,
+      new Date(Number.isNaN(at) ? Date.now() : at),
+      JSON.stringify(letter),
+    ];
+    await this.query(this.sql.deadLetter, values, 'recording a dead letter');
+  }
+
+  async listDeadLetters(query: DeadLetterQuery = {}): Promise<PushDeadLetter[]> {
+    const limit = query.limit === undefined ? null : Math.max(0, Math.trunc(query.limit));
+    if (query.taskId !== undefined && !lookupable(query.taskId)) return (await this.none()) ?? [];
+    const values = query.taskId === undefined ? [limit] : [limit, query.taskId];
+    const { rows } = await this.query<{ letter: string }>(this.sql.letters(query.taskId !== undefined), values, 'reading dead letters');
+    return rows.map((row) => JSON.parse(row.letter) as PushDeadLetter);
+  }
+
+  async removeDeadLetters(match: DeadLetterMatch): Promise<number> {
+    this.check();
+    deadLetterFilter(match); // a RangeError for a `before` that is not a date
+    const where: string[] = [];
+    const values: unknown[] = [];
+    const add = (column: string, value: unknown, op = '=') => {
+      values.push(value);
+      where.push(`${column} ${op} $${values.length}`);
+    };
+    if (match.taskId !== undefined) add('task_id', storable(match.taskId, 'taskId'));
+    if (match.configId !== undefined) add('config_id', storable(match.configId, 'push config id'));
+    if (match.sequence !== undefined) add('sequence', match.sequence);
+    if (match.before !== undefined) add('given_up_at', new Date(Date.parse(match.before)), '<');
+    const text = `DELETE FROM ${this.connection.qualified}.push_dead_letters${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+    return (await this.query(text, values, 'removing dead letters')).rowCount ?? 0;
+  }
+
+  /** Ends the pool if the store opened it. Idempotent. */
+  close(): Promise<void> {
+    this.closed = true;
+    this.closing ??= this.connection.owned ? this.connection.pool.end() : Promise.resolve();
+    return this.closing;
+  }
+
+  private check(): void {
+    if (this.closed) throw new PushStoreClosedError();
+  }
+
+  /** What a lookup of a key no row can have finds: nothing (after the closed check). */
+  private async none(): Promise<undefined> {
+    this.check();
+    return undefined;
+  }
+
+  private entry(row: ConfigRow): StoredPushConfig {
+    const entry: StoredPushConfig = { owner: row.owner, delivered: Number(row.delivered), config: JSON.parse(row.config) as PushConfig };
+    return openPushSecrets(entry, this.box);
+  }
+
+  private async query<R extends object>(text: string, values: unknown[], during: string): Promise<pg.QueryResult<R>> {
+    this.check();
+    try {
+      return await this.connection.pool.query<R>(prepared(text, values));
+    } catch (error) {
+      throw databaseError(error, during, true);
+    }
+  }
+}
+
+/**
+ * Opens a {@link PostgresPushConfigStore} on `pool` or `connectionString`,
+ * in `schema` (default `taskwire`; the task store's schema). Rejects with
+ * `SchemaNotReadyError` when the schema is not migrated, and with a
+ * RangeError for a bad encryption key (never showing it).
+ */
+export function createPostgresPushConfigStore(options: PostgresPushConfigStoreOptions): Promise<PostgresPushConfigStore> {
+  return PostgresPushConfigStore.open(options);
+}

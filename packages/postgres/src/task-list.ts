@@ -1,0 +1,72 @@
+import { encodePageToken, listQueryBounds, projectTask, type ListTasksResponse, type Task, type TaskQuery } from '@taskwire/core';
+import { storable } from './database-errors.js';
+
+/** A ListTasks query as SQL: its text (one per combination of filters, so each is planned for its index) and values. */
+export interface ListStatement {
+  readonly text: string;
+  readonly values: unknown[];
+  readonly pageSize: number;
+}
+
+/**
+ * Builds the one statement that answers a ListTasks query: the count of
+ * every match (`totalSize`, from the index of the filter, not the JSON) and
+ * the page after the cursor, in the order of that index (status timestamp
+ * key descending, id descending), one row more than the page to tell
+ * whether another page follows. The count comes on every row, and on a row
+ * of its own (with a null task) when the page is empty.
+ */
+export function listStatement(S: string, query: TaskQuery): ListStatement {
+  const { pageSize, cursor, after } = listQueryBounds(query);
+  const values: unknown[] = [storable(query.owner, 'tenant')];
+  const where = ['owner = $1'];
+  if (query.contextId !== undefined) {
+    values.push(storable(query.contextId, 'contextId'));
+    where.push(`context_id = $${values.length}`);
+  }
+  if (query.status !== undefined) {
+    values.push(query.status);
+    where.push(`state = $${values.length}`);
+  }
+  if (after !== undefined) {
+    values.push(after);
+    where.push(`status_key >= $${values.length}`);
+  }
+  const filter = where.join(' AND ');
+  let page = filter;
+  if (cursor !== undefined) {
+    values.push(cursor.key, storable(cursor.id, 'pageToken'));
+    page += ` AND (status_key, id) < ($${values.length - 1}, $${values.length})`;
+  }
+  values.push(pageSize + 1);
+  const text = `SELECT c.total, p.id, p.status_key, p.task
+    FROM (SELECT count(*) AS total FROM ${S}.tasks WHERE ${filter}) c
+    LEFT JOIN LATERAL (
+      SELECT id, status_key, task FROM ${S}.tasks WHERE ${page}
+      ORDER BY status_key DESC, id DESC LIMIT $${values.length}
+    ) p ON true`;
+  return { text, values, pageSize };
+}
+
+/** A row of {@link listStatement}. */
+export interface ListRow {
+  readonly total: string | number;
+  readonly id: string | null;
+  readonly status_key: string | null;
+  readonly task: string | null;
+}
+
+/** Turns the rows of {@link listStatement} into the response: parsed, projected tasks and the next page's token. */
+export function listResponse(rows: readonly ListRow[], query: TaskQuery, pageSize: number): ListTasksResponse {
+  const totalSize = Number(rows[0]?.total ?? 0);
+  const found = rows.filter((row) => row.task !== null);
+  const page = found.slice(0, pageSize);
+  const last = page[page.length - 1];
+  const projection = { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts };
+  return {
+    tasks: page.map((row) => projectTask(JSON.parse(row.task!) as Task, projection)),
+    nextPageToken: found.length > pageSize && last ? encodePageToken({ key: last.status_key!, id: last.id! }) : '',
+    pageSize,
+    totalSize,
+  };
+}

@@ -1,0 +1,218 @@
+import {
+  isTerminal,
+  OwnerMismatchError,
+  RemovalListeners,
+  StoreClosedError,
+  timestampSortKey,
+  VersionConflictError,
+  type CommitRequest,
+  type CommitResult,
+  type ListTasksResponse,
+  type StoredEvent,
+  type Task,
+  type TaskQuery,
+  type TaskRecord,
+  type TaskState,
+  type TaskStore,
+} from '@taskwire/core';
+import type pg from 'pg';
+import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
+import { databaseError, lookupable, storable } from './database-errors.js';
+import { requireSchema } from './migrate.js';
+import { EventRetention, resolveRetention, type EventRetentionOptions } from './retention.js';
+import { prepared } from './schema-name.js';
+import { listResponse, listStatement, type ListRow } from './task-list.js';
+import { taskStatements, type TaskStatements } from './task-sql.js';
+
+/** Options of {@link createPostgresTaskStore}: the connection, and how long event logs are kept. */
+export interface PostgresTaskStoreOptions extends PostgresConnectionOptions {
+  /** Event log retention (default: every event is kept as long as its task). */
+  readonly retention?: EventRetentionOptions;
+}
+
+/** A commit was refused because the task is terminal: a finished task's row never changes. Re-read it (a {@link VersionConflictError}). */
+export class TerminalTaskError extends VersionConflictError {
+  constructor(taskId: string, version: number, state: TaskState) {
+    super(taskId, version, version);
+    this.message = `Task ${taskId} is ${state}: a finished task never changes`;
+  }
+}
+
+/**
+ * A {@link TaskStore} on PostgreSQL (see the package README). Every call is
+ * one statement, except `delete` (a short transaction); a commit is one
+ * round trip. Reads return fresh objects parsed from the stored JSON
+ * (copies: changing them changes nothing stored). Several processes may
+ * share the tables: nothing is cached between calls. Database outages
+ * reject with a retryable `Internal` A2AError; ids and owners PostgreSQL
+ * cannot store (NUL characters) reject with `InvalidParams` before any SQL.
+ */
+export class PostgresTaskStore implements TaskStore {
+  private closed = false;
+  private closing: Promise<void> | undefined;
+  private readonly removals = new RemovalListeners();
+  private readonly sql: TaskStatements;
+  private readonly maxEvents: number | undefined;
+
+  private constructor(
+    private readonly connection: Connection,
+    private readonly retention: EventRetention,
+  ) {
+    this.maxEvents = retention.maxEventsPerTask;
+    this.sql = taskStatements(connection.qualified, this.maxEvents);
+  }
+
+  /** Opens the store: checks the schema is migrated (see {@link createPostgresTaskStore}). */
+  static async open(options: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
+    const retention = resolveRetention(options.retention);
+    const connection = connect(options, 'createPostgresTaskStore');
+    try {
+      await requireSchema(connection).catch((error: unknown) => Promise.reject(databaseError(error, 'opening the task store')));
+    } catch (error) {
+      if (connection.owned) await connection.pool.end();
+      throw error;
+    }
+    const store = new PostgresTaskStore(connection, new EventRetention(connection, retention, options.logger));
+    store.retention.start();
+    return store;
+  }
+
+  /** The pool the store queries (yours, or the one it opened). */
+  get pool(): pg.Pool {
+    return this.connection.pool;
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    this.check();
+    if (!lookupable(taskId)) return undefined;
+    const { rows } = await this.query<{ owner: string; version: number; last_sequence: string; task: string }>(this.sql.get, [taskId], 'reading a task');
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    return { task: JSON.parse(row.task) as Task, version: row.version, owner: row.owner, lastSequence: Number(row.last_sequence) };
+  }
+
+  async commit(request: CommitRequest): Promise<CommitResult> {
+    this.check();
+    const { task } = request;
+    const id = storable(task.id, 'task id');
+    const values: unknown[] = [
+      id,
+      storable(request.owner, 'tenant'),
+      storable(task.contextId, 'contextId'),
+      task.status.state,
+      timestampSortKey(task.status.timestamp),
+      JSON.stringify(task),
+      request.events.map((event) => JSON.stringify(event)),
+    ];
+    const creating = request.expectedVersion === 0;
+    if (!creating) values.push(request.expectedVersion);
+    if (this.maxEvents !== undefined) values.push(this.maxEvents);
+    const { rows } = await this.query<{ version: number; last_sequence: string }>(
+      creating ? this.sql.create : this.sql.update,
+      values,
+      'storing a task',
+      true,
+    );
+    const row = rows[0];
+    if (row === undefined) throw await this.refusal(request);
+    const lastSequence = Number(row.last_sequence);
+    return { version: row.version, firstSequence: lastSequence - request.events.length + 1, lastSequence };
+  }
+
+  async list(query: TaskQuery): Promise<ListTasksResponse> {
+    this.check();
+    const statement = listStatement(this.connection.qualified, query);
+    const { rows } = await this.query<ListRow>(statement.text, statement.values, 'listing tasks');
+    return listResponse(rows, query, statement.pageSize);
+  }
+
+  async delete(taskId: string): Promise<boolean> {
+    this.check();
+    if (!lookupable(taskId)) return false;
+    // Two statements in one transaction: the row delete waits for a commit in flight, and the events delete
+    // (a new snapshot) then sees every event it wrote. A create of the same id waits for this to end.
+    let client: pg.PoolClient | undefined;
+    try {
+      client = await this.connection.pool.connect();
+      await client.query('BEGIN');
+      const removed = await client.query(prepared(this.sql.deleteTask, [taskId]));
+      await client.query(prepared(this.sql.deleteEvents, [taskId]));
+      await client.query('COMMIT');
+      client.release();
+      client = undefined;
+      if (removed.rowCount === 0) return false;
+      this.removals.emit(taskId);
+      return true;
+    } catch (error) {
+      client?.release(true);
+      throw databaseError(error, 'deleting a task', true);
+    }
+  }
+
+  async readEvents(taskId: string, afterSequence: number, limit = Infinity): Promise<StoredEvent[]> {
+    this.check();
+    if (limit <= 0 || !lookupable(taskId)) return [];
+    const max = Number.isFinite(limit) ? Math.trunc(limit) : null;
+    const { rows } = await this.query<{ sequence: string; event: string }>(this.sql.readEvents, [taskId, afterSequence, max], 'reading task events');
+    return rows.map((row) => ({ sequence: Number(row.sequence), event: JSON.parse(row.event) }));
+  }
+
+  async unsettled(): Promise<string[]> {
+    this.check();
+    const { rows } = await this.query<{ id: string }>(this.sql.unsettled, [], 'reading running tasks');
+    return rows.map((row) => row.id);
+  }
+
+  /** Tells `listener` of each task this store instance deletes (deletes by other processes are not seen). */
+  onRemoved(listener: (taskId: string) => void): () => void {
+    return this.removals.add(listener);
+  }
+
+  /** Drops the events past the age bound now (the store also does it periodically); resolves how many went. */
+  pruneEvents(): Promise<number> {
+    this.check();
+    return this.retention.sweep();
+  }
+
+  /** Stops the retention sweeps and ends the pool if the store opened it. Idempotent. */
+  close(): Promise<void> {
+    this.closed = true;
+    this.closing ??= (async () => {
+      await this.retention.stop();
+      if (this.connection.owned) await this.connection.pool.end();
+    })();
+    return this.closing;
+  }
+
+  private check(): void {
+    if (this.closed) throw new StoreClosedError();
+  }
+
+  private async query<R extends object>(text: string, values: unknown[], during: string, outcomeUnknown = false): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.connection.pool.query<R>(prepared(text, values));
+    } catch (error) {
+      throw databaseError(error, during, outcomeUnknown);
+    }
+  }
+
+  /** Why a commit changed nothing, read after the fact. */
+  private async refusal(request: CommitRequest): Promise<Error> {
+    const id = request.task.id;
+    const { rows } = await this.query<{ version: number; owner: string; state: TaskState }>(this.sql.probe, [id], 'storing a task');
+    const row = rows[0];
+    if (row !== undefined && row.owner !== request.owner) return new OwnerMismatchError(id);
+    if (row !== undefined && row.version === request.expectedVersion && isTerminal(row.state)) return new TerminalTaskError(id, row.version, row.state);
+    return new VersionConflictError(id, request.expectedVersion, row?.version ?? 0);
+  }
+}
+
+/**
+ * Opens a {@link PostgresTaskStore} on `pool` or `connectionString`, in
+ * `schema` (default `taskwire`). Rejects with `SchemaNotReadyError` (saying
+ * what to run) when the schema is not migrated to this release's version:
+ * run `taskwire-postgres migrate` or {@link migrate} first.
+ */
+export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
+  return PostgresTaskStore.open(options);
+}
