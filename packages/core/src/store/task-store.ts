@@ -12,6 +12,12 @@ export interface TaskRecord {
   /** The scope the task belongs to (tenant and principal); `''` when anonymous. */
   readonly owner: string;
   readonly lastSequence: number;
+  /**
+   * The W3C `traceparent` of the request that created the task, when that
+   * request was traced (see {@link CommitRequest.trace}): agent runs,
+   * cancels and recoveries in any process link back to it.
+   */
+  readonly trace?: string | undefined;
 }
 
 /** One event of a task's log, numbered from 1 in the order it was committed. */
@@ -30,6 +36,15 @@ export interface CommitRequest {
   readonly owner: string;
   /** Events appended to the task's log, in order, with the same commit. May be empty. */
   readonly events: readonly StreamResponse[];
+  /**
+   * Trace context to keep with the task: the W3C `traceparent` (at most 55
+   * characters of `[0-9a-f-]`) of the request that created it. Given on the
+   * creating commit (`expectedVersion` 0); later commits leave it out and
+   * must not change it. A store that keeps it returns it as
+   * {@link TaskRecord.trace} from every read; a store that does not simply
+   * leaves it out (traces then do not link across processes).
+   */
+  readonly trace?: string | undefined;
 }
 
 /** What a commit produced. With no events, `firstSequence` is `lastSequence + 1`. */
@@ -79,6 +94,9 @@ export interface TaskQuery {
  *   deep-frozen (a mutation throws a TypeError in strict code; the memory
  *   store freezes what `commit` is given, in place, and shares it) or copies.
  *   Do not mutate what a store returns, nor what you gave it.
+ * - A {@link CommitRequest.trace} given when a task is created is kept for
+ *   the task's life and returned as {@link TaskRecord.trace} (a store that
+ *   cannot keep it may drop it; it is telemetry, not state).
  * - After `close`, every call rejects with {@link StoreClosedError}.
  */
 export interface TaskStore {
@@ -103,6 +121,12 @@ export interface TaskStore {
    * push configs this way).
    */
   onRemoved?(listener: (taskId: string) => void): () => void;
+  /**
+   * Optional: resolves once the store can serve (its database answers);
+   * rejects otherwise. Readiness checks (`/readyz`) call it; without it they
+   * read a task id that does not exist.
+   */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 }
 
