@@ -15,8 +15,13 @@ import type { AgentEvent, ArtifactInit, ArtifactOptions, Say, StatusOptions } fr
  *
  * Every helper commits its event before it resolves, and rejects with an
  * `InvalidAgentResponse` A2AError when the event is not a valid transition
- * (the task is left as it was). After `inputRequired`, `authRequired`,
- * `complete`, `fail` or `reject` the run is over: return.
+ * (the task is left as it was). After `reply`, `inputRequired`,
+ * `authRequired`, `complete`, `fail` or `reject` the run is over: return.
+ *
+ * A new task is stored with the agent's first event, in one commit, when
+ * that event comes within the service's `newTaskWindowMs`; until then it
+ * does not exist for anyone else. That is what lets `reply` answer with a
+ * message and no task at all.
  */
 export interface AgentContext {
   readonly task: Task;
@@ -32,6 +37,16 @@ export interface AgentContext {
   readonly text: string;
   /** Emits any agent event. */
   emit(event: AgentEvent): Promise<void>;
+  /**
+   * Answers with one agent message. As the run's first event on a new task
+   * it makes no task: the caller gets `{ message }` (a stream sends that one
+   * message and ends; v0.3 callers get `kind: "message"`), and nothing is
+   * stored. On a task already stored (a continuation, a send with
+   * `returnImmediately` or a push config, or after other events or the
+   * service's `newTaskWindowMs`) it completes the task with the message as
+   * its status message instead. Either way the run is over.
+   */
+  reply(message: Say): Promise<void>;
   working(message?: Say, options?: StatusOptions): Promise<void>;
   artifact(init: ArtifactInit, options?: ArtifactOptions): Promise<void>;
   inputRequired(message: Say, options?: StatusOptions): Promise<void>;

@@ -6,10 +6,12 @@ export type Say = string | readonly Part[] | Omit<Message, 'role' | 'messageId'>
 /**
  * An event as an agent emits it: the task and context ids are filled in by
  * the service. `status` changes the task's state; `artifact` adds or
- * updates an output.
+ * updates an output; `reply` answers with one agent message (see
+ * {@link reply}).
  */
 export type AgentEvent =
   | { readonly kind: 'status'; readonly state: TaskState; readonly message?: Say | undefined; readonly metadata?: Struct | undefined }
+  | { readonly kind: 'reply'; readonly message: Say }
   | {
       readonly kind: 'artifact';
       readonly artifact: Artifact;
@@ -40,6 +42,18 @@ export const failed = (message: Say, options?: StatusOptions) => status('TASK_ST
 /** The agent will not do this task; say why. */
 export const rejected = (message: Say, options?: StatusOptions) => status('TASK_STATE_REJECTED', message, options);
 
+/**
+ * Answers with one agent message. As the first event of a run on a new
+ * task, no task is made: the caller gets the message (SendMessage returns
+ * `{ message }`, a stream sends that one message and ends) and nothing is
+ * stored. On a task that is already stored (a continuation, a task sent
+ * with `returnImmediately` or a push config, or an agent that emitted
+ * other events or took longer than the service's `newTaskWindowMs` to
+ * answer) it completes the task with that message as its status message.
+ * Either way the run is over: return.
+ */
+export const reply = (message: Say): AgentEvent => ({ kind: 'reply', message });
+
 /** An artifact to emit: id and parts, or just parts/text with a name (the id is then the name). */
 export type ArtifactInit = Omit<Artifact, 'artifactId' | 'parts'> & {
   readonly artifactId?: string;
@@ -69,8 +83,8 @@ export function artifact(init: ArtifactInit, options: ArtifactOptions = {}): Age
   };
 }
 
-/** Builds an agent message from what an agent says, with a fresh messageId from `newId`. */
-export function agentMessage(say: Say, ids: { taskId: string; contextId: string }, newId: () => string): Message {
+/** Builds an agent message from what an agent says, with a fresh messageId from `newId` (and the task id, when `ids` has one). */
+export function agentMessage(say: Say, ids: { taskId?: string; contextId: string }, newId: () => string): Message {
   if (typeof say === 'string') return { messageId: newId(), role: 'ROLE_AGENT', parts: [{ text: say }], ...ids };
   if (Array.isArray(say)) return { messageId: newId(), role: 'ROLE_AGENT', parts: [...(say as Part[])], ...ids };
   const msg = say as Exclude<Say, string | readonly Part[]>;

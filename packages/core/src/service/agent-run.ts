@@ -1,5 +1,5 @@
 import type { Agent } from '../agent/agent.js';
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent, Say } from '../agent/events.js';
 import * as build from '../agent/events.js';
 import { A2AError } from '../errors.js';
 import type { LifecycleEvent } from '../lifecycle/index.js';
@@ -122,9 +122,15 @@ export class AgentRunner {
 
   /** Completes a task the agent left unsettled, or fails it after a throw. */
   private async finish(task: Task, handle: RunHandle, error: unknown): Promise<void> {
+    if (handle.replied) {
+      if (error !== undefined) this.logger?.warn('agent run failed after it replied', { error: String(error) });
+      return;
+    }
+    const closing = handle.reason instanceof ServiceClosing;
+    // The agent settled its task itself: what happens to the task now (a continuation may be under way) is not this run's.
+    if (handle.settled && error === undefined && !closing) return;
     const current = this.engine.peek(task.id) ?? (await this.engine.get(task.id));
     if (!current || isTerminal(current.task.status.state)) return;
-    const closing = handle.reason instanceof ServiceClosing;
     if (handle.aborted && !closing) return;
     if (closing) error = handle.reason;
     else if (error === undefined && isSettled(current.task.status.state)) return;
@@ -146,8 +152,16 @@ export class AgentRunner {
   private context(input: RunInput, handle: RunHandle): RunContext {
     const taskId = input.task.id;
     const emit = async (event: AgentEvent): Promise<void> => {
+      if (handle.replied) {
+        throw new A2AError('InvalidAgentResponse', 'The agent already answered with a message (reply), so there is no task to emit events to', { taskId });
+      }
+      if (event.kind === 'reply' && (await this.answer(input.task, event.message))) {
+        handle.replied = true;
+        return;
+      }
       try {
-        await this.engine.apply(taskId, this.toLifecycle(input.task, event));
+        const applied = await this.engine.apply(taskId, this.toLifecycle(input.task, event));
+        if (isSettled(applied.record.task.status.state)) handle.settled = true;
       } catch (error) {
         if (error instanceof TransitionFailure) {
           throw new A2AError('InvalidAgentResponse', `The agent emitted an invalid event: ${error.message}`, { taskId });
@@ -158,8 +172,17 @@ export class AgentRunner {
     return new RunContext(input, handle, emit);
   }
 
-  /** Fills an agent event in with the task's ids. */
+  /** Answers a held-back new task with a message (no task: the message names only the context); false when the task is stored. */
+  private answer(task: Task, say: Say): Promise<boolean> {
+    // A quick no for a stored task; the engine decides under the task's lock otherwise.
+    if (this.engine.peek(task.id)?.version !== 0) return Promise.resolve(false);
+    const { taskId: _ignored, ...message } = build.agentMessage(say, { contextId: task.contextId }, this.newId);
+    return this.engine.answer(task.id, message);
+  }
+
+  /** Fills an agent event in with the task's ids (a reply on a stored task completes it with the message). */
   toLifecycle(task: Pick<Task, 'id' | 'contextId'>, event: AgentEvent): LifecycleEvent {
+    if (event.kind === 'reply') return this.toLifecycle(task, build.completed(event.message));
     const ids = { taskId: task.id, contextId: task.contextId };
     if (event.kind === 'artifact') {
       return {

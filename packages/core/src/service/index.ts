@@ -4,6 +4,8 @@ export * from './service-options.js';
 export * from './task-service.js';
 export { TaskEngine, TransitionFailure } from './task-engine.js';
 export type { Applied } from './task-engine.js';
+export type { TaskOutcome } from './task-outcomes.js';
+export { DEFAULT_NEW_TASK_WINDOW_MS } from './task-intake.js';
 export { EventHub, Subscription } from './event-hub.js';
 export { KeyedLock } from './keyed-lock.js';
 export type { Logger, RunInput } from './agent-run.js';

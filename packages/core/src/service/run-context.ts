@@ -14,6 +14,10 @@ export class RunHandle {
   private controller: AbortController | undefined;
   /** True once {@link abort} was called. */
   aborted = false;
+  /** True once the agent answered its new task with a message (nothing was stored; the run may emit nothing more). */
+  replied = false;
+  /** True once an event of the agent left its task terminal or interrupted. */
+  settled = false;
   /** The reason given to the first {@link abort}. */
   reason: unknown = undefined;
 
@@ -82,6 +86,10 @@ export class RunContext implements AgentContext {
 
   get emit(): (event: AgentEvent) => Promise<void> {
     return this.#emit;
+  }
+
+  get reply(): (message: Say) => Promise<void> {
+    return (message) => this.#emit(build.reply(message));
   }
 
   get working(): (message?: Say, options?: StatusOptions) => Promise<void> {

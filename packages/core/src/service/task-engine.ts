@@ -1,13 +1,15 @@
 import { A2AError } from '../errors.js';
 import type { LifecycleEvent, TransitionError } from '../lifecycle/index.js';
 import { reduce } from '../lifecycle/index.js';
-import type { StreamResponse, Task } from '../schema/index.js';
+import type { Message, StreamResponse, Task } from '../schema/index.js';
 import { isSettled } from '../schema/index.js';
 import type { StoredEvent, TaskRecord, TaskStore } from '../store/task-store.js';
 import { copyWith } from '../store/clone.js';
 import { VersionConflictError } from '../store/task-store.js';
 import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
+import type { TaskOutcome } from './task-outcomes.js';
+import { TaskOutcomes } from './task-outcomes.js';
 
 /** The reducer refused an event; `error` says why. */
 export class TransitionFailure extends Error {
@@ -25,20 +27,24 @@ export interface Applied {
 
 const MAX_CONFLICT_RETRIES = 8;
 
-/** Someone waiting for a task to settle (see {@link TaskEngine.whenSettled}). */
-type SettledWaiter = (record: TaskRecord | undefined) => void;
-
 /**
  * The one place task state changes: every change is reduced, committed with
  * its event (optimistic version check, retried on conflict) and published to
  * subscribers, serialised per task. Keeps the records of active tasks in
  * memory so a run does not read the store for each event.
+ *
+ * A new task can be held back ({@link prepare}): it lives in memory only
+ * (version 0, invisible to {@link get}) until its first event, and is then
+ * stored together with that event in one commit (its log still starts with
+ * the task as sequence 1). {@link persist} stores it alone first when it must
+ * be visible at once; {@link answer} drops it when the agent answers with a
+ * message instead.
  */
 export class TaskEngine {
   readonly hub: EventHub;
   private readonly lock = new KeyedLock();
   private readonly active = new Map<string, TaskRecord>();
-  private readonly waiters = new Map<string, SettledWaiter[]>();
+  private readonly outcomes = new TaskOutcomes();
   private lastMs = NaN;
   private lastIso = '';
 
@@ -61,48 +67,85 @@ export class TaskEngine {
     return this.lastIso;
   }
 
-  /** Reads a task, from the active cache when it is running. */
+  /** Reads a stored task, from the active cache when it is running (a held-back task is not stored yet: undefined). */
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    return this.active.get(taskId) ?? (await this.store.get(taskId));
+    const known = this.active.get(taskId);
+    if (known !== undefined) return known.version > 0 ? known : undefined;
+    return this.store.get(taskId);
   }
 
-  /** The in-memory record of a running task, if it is one (no store read). */
+  /** The in-memory record of a running task, if it is one (no store read; version 0 while held back). */
   peek(taskId: string): TaskRecord | undefined {
     return this.active.get(taskId);
   }
 
   /**
-   * Resolves with the record of the first commit, from now on, that leaves
-   * `taskId` settled (terminal or interrupted), or with `undefined` once
-   * `signal` aborts. Register before starting the work it waits for: a
-   * commit made earlier is seen only while the task is active (then a task
-   * already settled resolves at once). Cheaper than a hub subscription for a
-   * caller that needs only the outcome (a blocking SendMessage).
+   * Resolves with the outcome of the first commit, from now on, that leaves
+   * `taskId` settled (terminal or interrupted), or with the agent's message
+   * when it answers a held-back task with one, or with `undefined` once
+   * `signal` aborts; rejects when storing a held-back task fails. Register
+   * before starting the work it waits for: a commit made earlier is seen
+   * only while the task is active (then a task already settled resolves at
+   * once). Cheaper than a hub subscription for a caller that needs only the
+   * outcome (a blocking SendMessage).
    */
-  whenSettled(taskId: string, signal?: AbortSignal): Promise<TaskRecord | undefined> {
-    if (signal?.aborted) return Promise.resolve(undefined);
+  whenSettled(taskId: string, signal?: AbortSignal): Promise<TaskOutcome | undefined> {
     const known = this.active.get(taskId);
-    if (known !== undefined && isSettled(known.task.status.state)) return Promise.resolve(known);
-    return new Promise((resolve) => {
-      let list = this.waiters.get(taskId);
-      if (list === undefined) this.waiters.set(taskId, (list = []));
-      if (signal === undefined) {
-        list.push(resolve);
-        return;
-      }
-      const onAbort = (): void => {
-        const current = this.waiters.get(taskId);
-        const at = current?.indexOf(waiter) ?? -1;
-        if (at >= 0) current!.splice(at, 1);
-        if (current?.length === 0) this.waiters.delete(taskId);
-        resolve(undefined);
-      };
-      const waiter: SettledWaiter = (record) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(record);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      list.push(waiter);
+    if (known !== undefined && isSettled(known.task.status.state)) return Promise.resolve({ record: known });
+    return this.outcomes.whenSettled(taskId, signal);
+  }
+
+  /**
+   * Holds a new task back (see the class comment): in memory, active, with
+   * version 0 and no log, until its first event or {@link persist}. The
+   * caller chose a fresh id: the store must not have it.
+   */
+  prepare(task: Task, owner: string): TaskRecord {
+    const record: TaskRecord = { task, owner, version: 0, lastSequence: 0 };
+    this.active.set(task.id, record);
+    this.outcomes.hold(task.id);
+    return record;
+  }
+
+  /** True while `taskId` is held back and neither its storing nor an answer has begun. */
+  isHeldBack(taskId: string): boolean {
+    return this.outcomes.unclaimed(taskId);
+  }
+
+  /**
+   * For a held-back task: resolves with its record once it is stored, or
+   * with the agent's message once it is answered; rejects when storing it
+   * fails. `undefined` for any other task.
+   */
+  whenCreated(taskId: string): Promise<TaskOutcome> | undefined {
+    return this.outcomes.whenCreated(taskId);
+  }
+
+  /**
+   * Stores a held-back task now, alone (its log starts with the task), so
+   * it is visible before its first event; does nothing when it is already
+   * stored, being stored with its first event, or answered.
+   */
+  persist(taskId: string): Promise<void> {
+    return this.lock.run(taskId, async () => {
+      const current = this.active.get(taskId);
+      if (current === undefined || current.version > 0 || !this.outcomes.claim(taskId)) return;
+      await this.commitNew(current, current.task, [{ task: current.task }]);
+    });
+  }
+
+  /**
+   * Answers a held-back task with `message` instead of storing it: the task
+   * is dropped (never stored) and its waiters get the message. Resolves
+   * false, changing nothing, when the task is stored or being stored.
+   */
+  answer(taskId: string, message: Message): Promise<boolean> {
+    return this.lock.run(taskId, async () => {
+      const current = this.active.get(taskId);
+      if (current === undefined || current.version > 0 || !this.outcomes.claim(taskId)) return false;
+      this.active.delete(taskId);
+      this.outcomes.created(taskId, { message });
+      return true;
     });
   }
 
@@ -140,6 +183,11 @@ export class TaskEngine {
         if (!result.ok) throw new TransitionFailure(result.error);
         if (result.duplicate) return { record: current, duplicate: true };
         const wire = this.wireEvent(result.task, stamped);
+        if (current.version === 0) {
+          // A held-back task: stored now, with this first event, in one commit.
+          this.outcomes.claim(taskId);
+          return { record: await this.commitNew(current, result.task, [{ task: current.task }, wire]), duplicate: false };
+        }
         try {
           const committed = await this.store.commit({
             task: result.task,
@@ -155,7 +203,7 @@ export class TaskEngine {
           };
           if (activate || this.active.has(taskId)) this.active.set(taskId, record);
           this.publish(taskId, [wire], committed.firstSequence);
-          if (this.waiters.size > 0 && isSettled(record.task.status.state)) this.settle(taskId, record);
+          if (this.outcomes.waiting && isSettled(record.task.status.state)) this.outcomes.settle(taskId, { record });
           return { record, duplicate: false };
         } catch (error) {
           if (!(error instanceof VersionConflictError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
@@ -170,9 +218,30 @@ export class TaskEngine {
     this.active.set(record.task.id, record);
   }
 
-  /** Drops a task from the in-memory cache. */
+  /** Drops a task from the in-memory cache (a held-back task is dropped unstored: its waiters fail). */
   deactivate(taskId: string): void {
+    const known = this.active.get(taskId);
     this.active.delete(taskId);
+    if (known?.version === 0) this.outcomes.failed(taskId, new A2AError('Internal', `Task ${taskId} ended before it was stored`, { taskId }));
+  }
+
+  /** Stores a held-back task (read as `held`) as `task`, its log starting with `events`; its waiters learn the outcome. */
+  private async commitNew(held: TaskRecord, task: Task, events: StreamResponse[]): Promise<TaskRecord> {
+    const taskId = task.id;
+    let result;
+    try {
+      result = await this.store.commit({ task, expectedVersion: 0, owner: held.owner, events });
+    } catch (error) {
+      this.active.delete(taskId);
+      this.outcomes.failed(taskId, error);
+      throw error;
+    }
+    const record: TaskRecord = { task, owner: held.owner, version: result.version, lastSequence: result.lastSequence };
+    this.active.set(taskId, record);
+    this.publish(taskId, events, result.firstSequence);
+    this.outcomes.created(taskId, { record });
+    if (this.outcomes.waiting && isSettled(task.status.state)) this.outcomes.settle(taskId, { record });
+    return record;
   }
 
   private stamp(event: LifecycleEvent): LifecycleEvent {
@@ -189,13 +258,6 @@ export class TaskEngine {
     // An update event already has the stream response's shape ({statusUpdate} / {artifactUpdate}): log it as it is.
     if ('statusUpdate' in event || 'artifactUpdate' in event) return event;
     return { statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } };
-  }
-
-  private settle(taskId: string, record: TaskRecord): void {
-    const list = this.waiters.get(taskId);
-    if (list === undefined) return;
-    this.waiters.delete(taskId);
-    for (const waiter of list) waiter(record);
   }
 
   private publish(taskId: string, events: readonly StreamResponse[], firstSequence: number): void {

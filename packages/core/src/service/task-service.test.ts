@@ -153,20 +153,55 @@ describe('TaskService', () => {
     expect(service.engine.hub.count(first.value.response.task.id)).toBe(0);
   });
 
-  it('a resume whose events the store no longer has starts again from the current task', async () => {
+  it('a resume whose events the store no longer has starts again from the current task, and goes on', async () => {
     const store = createMemoryTaskStore({ maxEventsPerTask: 5 });
     const service = new TaskService({
       store,
       agent: async (ctx) => {
+        if (ctx.isContinuation) return ctx.complete('thanks');
         for (let i = 1; i <= 20; i++) await ctx.working(`${i}`);
         await ctx.inputRequired('more?');
       },
     });
     const task = await send(service, 'x');
-    const events = [];
-    for await (const e of await service.stream('SubscribeToTask', { id: task.id, afterSequence: 2 })) events.push(e);
-    expect('task' in events[0]!.response).toBe(true);
-    expect(events).toHaveLength(1);
+    const events = (await service.stream('SubscribeToTask', { id: task.id, afterSequence: 2 }))[Symbol.asyncIterator]();
+    const first = (await events.next()).value;
+    expect(first.response).toMatchObject({ task: { id: task.id, status: { state: 'TASK_STATE_INPUT_REQUIRED' } } });
+    expect(first.sequence).toBe(22);
+    await send(service, 'more', { taskId: task.id });
+    const rest = [];
+    for (let r = await events.next(); !r.done; r = await events.next()) rest.push(r.value);
+    expect(rest.map((e) => e.sequence)).toEqual([23, 24]);
+    expect(stateOf(rest.at(-1)!.response)).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('a live reader that fell behind the retained events gets the task as it is now, then the rest', async () => {
+    const store = createMemoryTaskStore({ maxEventsPerTask: 5 });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const emitted = new Promise<void>((resolve) => (reached = resolve));
+    const service = new TaskService({
+      store,
+      agent: async (ctx) => {
+        for (let i = 1; i <= 300; i++) await ctx.artifact({ name: 'out', text: `${i}` }, { append: i > 1 });
+        reached();
+        await gate;
+        await ctx.complete('done');
+      },
+    });
+    const events = (await service.stream('SendStreamingMessage', user('go')))[Symbol.asyncIterator]();
+    expect((await events.next()).value.sequence).toBe(1);
+    // The reader sleeps through 300 events: more than its buffer holds and more than the store keeps.
+    await emitted;
+    const snapshot = (await events.next()).value;
+    expect(snapshot.sequence).toBe(301);
+    expect(snapshot.response).toMatchObject({ task: { artifacts: [{ artifactId: 'out', parts: Array.from({ length: 300 }, (_, i) => ({ text: `${i + 1}` })) }] } });
+    release();
+    const rest = [];
+    for (let r = await events.next(); !r.done; r = await events.next()) rest.push(r.value);
+    expect(rest.map((e) => e.sequence)).toEqual([302]);
+    expect(stateOf(rest[0]!.response)).toBe('TASK_STATE_COMPLETED');
   });
 });
 
@@ -191,36 +226,32 @@ describe('TaskService.close', () => {
   });
 });
 
-describe('SubscribeToTask resume', () => {
-  it('a resume that missed nothing repeats nothing: it gets only later events, or none at an interrupted state', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+describe('SubscribeToTask', () => {
+  it('follows a task through input-required to its terminal state; a resume that missed nothing repeats nothing', async () => {
     const { service } = serviceWith(async (ctx) => {
-      if (ctx.text === 'ask') return ctx.inputRequired('more?');
-      await ctx.working('step 1');
-      await gate;
+      if (!ctx.isContinuation) return ctx.inputRequired('more?');
+      await ctx.working('on it');
       await ctx.complete('done');
     });
     const asked = await send(service, 'ask');
-    const lastOfAsked = [];
-    for await (const e of await service.stream('SubscribeToTask', { id: asked.id })) lastOfAsked.push(e.sequence);
-    const quiet = [];
-    for await (const e of await service.stream('SubscribeToTask', { id: asked.id, afterSequence: lastOfAsked.at(-1)! })) quiet.push(e);
-    expect(quiet).toEqual([]);
+    const watching = (await service.stream('SubscribeToTask', { id: asked.id }))[Symbol.asyncIterator]();
+    const first = (await watching.next()).value;
+    expect(stateOf(first.response)).toBe('TASK_STATE_INPUT_REQUIRED');
+    const quiet = (await service.stream('SubscribeToTask', { id: asked.id, afterSequence: first.sequence }))[Symbol.asyncIterator]();
+    await send(service, 'answer', { taskId: asked.id });
+    const seen = [];
+    for (let r = await watching.next(); !r.done; r = await watching.next()) seen.push(r.value);
+    expect(seen.map((e) => stateOf(e.response))).toEqual(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+    const resumed = [];
+    for (let r = await quiet.next(); !r.done; r = await quiet.next()) resumed.push(r.value);
+    expect(resumed).toEqual(seen);
+    expect(service.engine.hub.count(asked.id)).toBe(0);
+  });
 
-    const running = await service.unary('SendMessage', { ...user('run'), configuration: { returnImmediately: true } });
-    if (!('task' in running)) throw new Error('expected a task');
-    let upTo = 0;
-    for await (const e of await service.stream('SubscribeToTask', { id: running.task.id })) {
-      upTo = e.sequence;
-      if (stateOf(e.response) === 'TASK_STATE_WORKING') break;
-    }
-    const resumed = await service.stream('SubscribeToTask', { id: running.task.id, afterSequence: upTo });
-    release();
-    const later = [];
-    for await (const e of resumed) later.push(e);
-    expect(later.every((e) => e.sequence > upTo)).toBe(true);
-    expect(later.some((e) => 'task' in e.response)).toBe(false);
-    expect(stateOf(later.at(-1)!.response)).toBe('TASK_STATE_COMPLETED');
+  it('a streamed message still ends at input-required', async () => {
+    const { service } = serviceWith(async (ctx) => ctx.inputRequired('more?'));
+    const events = [];
+    for await (const e of await service.stream('SendStreamingMessage', user('ask'))) events.push(e);
+    expect(events.map((e) => stateOf(e.response))).toEqual(['TASK_STATE_SUBMITTED', 'TASK_STATE_INPUT_REQUIRED']);
   });
 });

@@ -1,19 +1,17 @@
-import type { Agent } from '../agent/agent.js';
 import { A2AError, taskNotFound } from '../errors.js';
-import { createTask } from '../lifecycle/index.js';
-import type { ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
+import type { ParamsOf, ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
 import { PushConfigMethods, pushNotSupported, pushSupported } from '../push/push-configs.js';
-import type { AgentCard, SendMessageRequest, Task } from '../schema/index.js';
+import type { AgentCard, Message, SendMessageRequest, Task } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
 import { projectTask } from '../store/list-tasks.js';
 import type { TaskRecord } from '../store/task-store.js';
-import type { Logger } from './agent-run.js';
 import { AgentRunner } from './agent-run.js';
 import type { CallContext } from './call-context.js';
 import { ownerOf } from './call-context.js';
 import { TaskEngine, TransitionFailure } from './task-engine.js';
+import { DEFAULT_NEW_TASK_WINDOW_MS, TaskIntake } from './task-intake.js';
 import type { StreamEvent } from './task-stream.js';
-import { followTask, stateOf, subscribeToTask } from './task-stream.js';
+import { followTask, subscribeToTask } from './task-stream.js';
 import { randomId } from './random-id.js';
 import type { A2AHandlers, TaskServiceOptions } from './service-options.js';
 import { parseParams } from './service-options.js';
@@ -29,17 +27,30 @@ import { parseParams } from './service-options.js';
 export class TaskService implements A2AHandlers {
   readonly engine: TaskEngine;
   private readonly runner: AgentRunner;
-  private readonly newId: () => string;
+  private readonly intake: TaskIntake;
   private readonly runs = new Set<Promise<void>>();
   private readonly push: PushConfigMethods | undefined;
 
   constructor(private readonly options: TaskServiceOptions) {
-    this.newId = options.newId ?? randomId;
+    const newId = options.newId ?? randomId;
+    const window = options.newTaskWindowMs ?? DEFAULT_NEW_TASK_WINDOW_MS;
+    if (!(window >= 0 && window < Infinity)) throw new RangeError(`TaskService: newTaskWindowMs must be a finite number of ms, 0 or more (got ${window})`);
     this.engine = new TaskEngine(options.store, options.now);
-    this.runner = new AgentRunner(this.engine, options.agent, this.newId, options.logger);
-    const host = { tasks: options.store, hub: this.engine.hub, newId: this.newId, visible: this.visible.bind(this), logger: options.logger };
+    this.runner = new AgentRunner(this.engine, options.agent, newId, options.logger);
+    const host = { tasks: options.store, hub: this.engine.hub, newId, visible: this.visible.bind(this), logger: options.logger };
     this.push = pushSupported(options.card, options.push) ? new PushConfigMethods(options.push, host) : undefined;
     if (options.push && !this.push) options.logger?.warn('Taskwire: the push option is ignored because the card does not set capabilities.pushNotifications: true');
+    this.intake = new TaskIntake({
+      engine: this.engine,
+      runner: this.runner,
+      store: options.store,
+      newId,
+      unknownTaskId: options.unknownTaskId,
+      newTaskWindowMs: window,
+      push: () => this.requirePush(),
+      runs: this.runs,
+      logger: options.logger,
+    });
   }
 
   /** The card the service was built with, if any. */
@@ -67,30 +78,49 @@ export class TaskService implements A2AHandlers {
   }
 
   async SendMessage(params: SendMessageRequest, context: CallContext): Promise<ResultOf<'SendMessage'>> {
-    const started = await this.begin(params, context, true);
+    const started = await this.intake.begin(params, context);
     const taskId = started.record.task.id;
-    let record: TaskRecord | undefined;
-    if (!started.duplicate && !params.configuration?.returnImmediately && !isSettled(started.record.task.status.state)) {
-      // Wait on the engine's settled waiter (registered before the run starts), not a hub subscription.
-      const settled = this.engine.whenSettled(taskId, context.signal);
+    const historyLength = params.configuration?.historyLength;
+    if (started.duplicate || params.configuration?.returnImmediately || isSettled(started.record.task.status.state)) {
       started.run();
-      record = await settled;
-      if (!record) throw new A2AError('Internal', 'The call was aborted before the task settled');
-    } else {
-      started.run();
-      record = (await this.engine.get(taskId)) ?? started.record;
+      const record = (await this.engine.get(taskId)) ?? started.record;
+      return { task: this.project(record.task, historyLength) };
     }
-    return { task: this.project(record.task, params.configuration?.historyLength) };
+    // Wait on the engine's settled waiter (registered before the run starts), not a hub subscription.
+    const settled = this.engine.whenSettled(taskId, context.signal);
+    started.run();
+    const outcome = await settled;
+    if (!outcome) throw new A2AError('Internal', 'The call was aborted before the task settled');
+    return outcome.message ? { message: outcome.message } : { task: this.project(outcome.record.task, historyLength) };
   }
 
   async SendStreamingMessage(params: SendMessageRequest, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
     this.requireStreaming();
-    const started = await this.begin(params, context, true);
+    const started = await this.intake.begin(params, context);
     const { record } = started;
-    const subscription = this.engine.hub.subscribe(record.task.id, record.lastSequence);
+    const taskId = record.task.id;
+    const snapshot = (task: Task) => this.project(task, params.configuration?.historyLength);
+    // A held-back task is stored with the agent's first event (sequence 1 is the task itself): follow from there.
+    const heldBack = record.version === 0;
+    const subscription = this.engine.hub.subscribe(taskId, heldBack ? 1 : record.lastSequence);
+    const created = heldBack ? this.engine.whenCreated(taskId) : undefined;
     started.run();
-    const head = { sequence: record.lastSequence, response: { task: this.project(record.task, params.configuration?.historyLength) } };
-    return followTask(this.engine, subscription, { head: [head], replayUntil: record.lastSequence, signal: context.signal });
+    if (created) {
+      let outcome;
+      try {
+        outcome = await created;
+      } catch (error) {
+        this.engine.hub.unsubscribe(subscription);
+        throw error;
+      }
+      if (outcome.message) {
+        this.engine.hub.unsubscribe(subscription);
+        return answered(outcome.message);
+      }
+    }
+    const sequence = heldBack ? 1 : record.lastSequence;
+    const head = [{ sequence, response: { task: snapshot(record.task) } }];
+    return followTask(this.engine, subscription, { head, until: 'turn', replayUntil: sequence, snapshot, signal: context.signal });
   }
 
   async GetTask(params: ParsedParamsOf<'GetTask'>, context: CallContext): Promise<Task> {
@@ -138,6 +168,27 @@ export class TaskService implements A2AHandlers {
     return subscribeToTask(this.engine, record, {
       afterSequence: params.afterSequence,
       snapshot: (task) => this.project(task),
+      signal: context.signal,
+    });
+  }
+
+  /**
+   * Resumes a SendStreamingMessage stream that dropped, after the last
+   * event its client has (`afterSequence`): SubscribeToTask of the
+   * message's task, except that it ends where the message's stream would
+   * have (at the first terminal or interrupted state after that point, and
+   * at once when the event at `afterSequence` had ended it). For transports
+   * that resume dropped streams themselves (the WebSocket binding); `params`
+   * are validated as SubscribeToTask's.
+   */
+  async resumeStreamingMessage(params: ParamsOf<'SubscribeToTask'>, context: CallContext = {}): Promise<AsyncIterable<StreamEvent>> {
+    this.requireStreaming();
+    const parsed = parseParams('SubscribeToTask', params);
+    const record = await this.visible(parsed.id, context, parsed.tenant);
+    return subscribeToTask(this.engine, record, {
+      afterSequence: parsed.afterSequence,
+      snapshot: (task) => this.project(task),
+      until: 'turn',
       signal: context.signal,
     });
   }
@@ -192,87 +243,11 @@ export class TaskService implements A2AHandlers {
     await this.push?.close();
   }
 
-  /** Starts or continues the task a message names; returns it and a function that starts the agent. */
-  private async begin(params: SendMessageRequest, context: CallContext, deferRun = false) {
-    const message = params.message;
-    const owner = ownerOf(context, params.tenant);
-    let record: TaskRecord;
-    let duplicate = false;
-    let isContinuation = false;
-    const existing = message.taskId ? await this.options.store.get(message.taskId) : undefined;
-    if (message.taskId && (existing === undefined || existing.owner !== owner)) {
-      if (existing !== undefined || (this.options.unknownTaskId !== 'create' && !context.clientTaskIds)) throw taskNotFound(message.taskId);
-    }
-    const push = params.configuration?.taskPushNotificationConfig && (await this.requirePush().fromMessage(params, owner));
-    if (existing) {
-      if (message.contextId && message.contextId !== existing.task.contextId) {
-        throw new A2AError(
-          'InvalidParams',
-          `message.contextId ${message.contextId} does not match the context ${existing.task.contextId} of task ${existing.task.id}; omit contextId or send the task's own`,
-          { taskId: existing.task.id },
-        );
-      }
-      const applied = await this.continueTask(existing, params);
-      record = applied.record;
-      duplicate = applied.duplicate;
-      isContinuation = true;
-    } else {
-      const taskId = message.taskId ?? this.newId();
-      const contextId = message.contextId || this.newId();
-      // Active from its creation commit on: the run and settled waiters read it from memory.
-      record = await this.engine.create(createTask(message, { taskId, contextId, timestamp: this.engine.timestamp() }), owner, true);
-    }
-    if (push) {
-      try {
-        await push.attach(record.task.id, existing?.lastSequence ?? 0);
-      } catch (error) {
-        if (!duplicate) this.engine.deactivate(record.task.id);
-        throw error;
-      }
-    }
-    const run = () => {
-      if (duplicate) return;
-      const input = { task: record.task, message, referencedTasks: [] as Task[], principal: context.principal, isContinuation };
-      // Without referenceTaskIds the agent starts at once, with no hop through a store read.
-      const started = message.referenceTaskIds?.length
-        ? this.references(message.referenceTaskIds, owner).then(
-            (referencedTasks) => this.runner.start({ ...input, referencedTasks }),
-            (error: unknown) => {
-              this.engine.deactivate(record.task.id);
-              this.options.logger?.error('could not read the referenced tasks; the agent was not started', { taskId: record.task.id, error: String(error) });
-            },
-          )
-        : this.runner.start(input);
-      this.runs.add(started);
-      void started.then(() => this.runs.delete(started));
-    };
-    if (!deferRun) run();
-    return { record, duplicate, run };
-  }
-
-  private async continueTask(existing: TaskRecord, params: SendMessageRequest) {
-    const taskId = existing.task.id;
-    try {
-      return await this.engine.apply(taskId, { message: params.message }, true);
-    } catch (error) {
-      if (!(error instanceof TransitionFailure)) throw error;
-      throw new A2AError('UnsupportedOperation', error.message, { taskId });
-    }
-  }
-
-  private async references(ids: readonly string[] | undefined, owner: string): Promise<Task[]> {
-    if (!ids?.length) return [];
-    const records = await Promise.all(ids.map((id) => this.options.store.get(id)));
-    return records.filter((r): r is TaskRecord => r !== undefined && r.owner === owner).map((r) => r.task);
-  }
-
   private async visible(taskId: string, context: CallContext, tenant: string | undefined): Promise<TaskRecord> {
     const record = await this.engine.get(taskId);
     if (!record || record.owner !== ownerOf(context, tenant)) throw taskNotFound(taskId);
     return record;
   }
-
-
 
   private project(task: Task, historyLength?: number): Task {
     const n = historyLength ?? this.options.defaultHistoryLength;
@@ -291,4 +266,9 @@ export class TaskService implements A2AHandlers {
     if (!this.push) throw pushNotSupported();
     return this.push;
   }
+}
+
+/** The stream of an agent that answered with a message: that one message (sequence 0: there is no task log), then the end. */
+async function* answered(message: Message): AsyncGenerator<StreamEvent> {
+  yield { sequence: 0, response: { message } };
 }

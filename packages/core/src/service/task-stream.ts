@@ -1,14 +1,15 @@
 import { A2AError } from '../errors.js';
 import type { StreamResponse, Task, TaskState } from '../schema/index.js';
 import type { TaskRecord } from '../store/task-store.js';
-import { isInterrupted, isTerminal } from '../schema/index.js';
+import { isInterrupted, isSettled, isTerminal } from '../schema/index.js';
 import type { Subscription } from './event-hub.js';
 import type { TaskEngine } from './task-engine.js';
 
 /**
  * One item of a server stream: a stream response and the sequence number of
  * the task event it reflects (the resume point a transport sends as SSE
- * `id:`, a tRPC tracked id or gRPC metadata).
+ * `id:`, a tRPC tracked id or gRPC metadata). A stream that answers with a
+ * message and no task carries it with sequence 0.
  */
 export interface StreamEvent {
   readonly sequence: number;
@@ -22,21 +23,33 @@ export function stateOf(response: StreamResponse): TaskState | undefined {
   return undefined;
 }
 
+/**
+ * Where a followed stream stops: `'turn'` at a terminal or interrupted state
+ * (a SendStreamingMessage: the agent's turn is over), `'terminal'` only at a
+ * terminal state (SubscribeToTask follows the task through continuations).
+ */
+export type StreamEnd = 'turn' | 'terminal';
+
 /** Where a followed stream starts and when it may stop. */
 export interface FollowOptions {
   /** Items sent first (the task snapshot), before the subscription's events. */
   readonly head: readonly StreamEvent[];
-  /** Replayed events up to this sequence do not end the stream on an interrupted state unless it is the last. */
+  readonly until: StreamEnd;
+  /** With `until: 'turn'`: replayed events up to this sequence do not end the stream on an interrupted state unless it is the last. */
   readonly replayUntil: number;
+  /** The task as a snapshot shows it (history projection), when events the reader missed are gone. */
+  readonly snapshot: (task: Task) => Task;
   readonly signal?: AbortSignal | undefined;
 }
 
 /**
  * Yields `head`, then every event of the subscription, in order and once,
- * until the task reaches a terminal state or (the latest) interrupted state,
- * the caller's signal aborts, or the consumer stops; then unsubscribes.
- * `return()` unsubscribes even before the first `next()` (a generator
- * stopped before it starts never runs its `finally`).
+ * until the task reaches the stream's end (see {@link StreamEnd}), the
+ * caller's signal aborts, or the consumer stops; then unsubscribes. When the
+ * store no longer has events the reader missed (retention), it yields the
+ * task as it is now instead and goes on after it. `return()` unsubscribes
+ * even before the first `next()` (a generator stopped before it starts never
+ * runs its `finally`).
  */
 export function followTask(engine: TaskEngine, subscription: Subscription, options: FollowOptions): AsyncGenerator<StreamEvent> {
   const events = follow(engine, subscription, options);
@@ -49,26 +62,34 @@ export function followTask(engine: TaskEngine, subscription: Subscription, optio
 }
 
 async function* follow(engine: TaskEngine, subscription: Subscription, options: FollowOptions): AsyncGenerator<StreamEvent> {
+  const ends = (state: TaskState | undefined, sequence: number): boolean =>
+    state !== undefined && (isTerminal(state) || (options.until === 'turn' && isInterrupted(state) && sequence >= options.replayUntil));
   try {
     for (const item of options.head) {
       yield item;
-      if (ends(stateOf(item.response), item.sequence, options.replayUntil)) return;
+      if (ends(stateOf(item.response), item.sequence)) return;
     }
+    let skipped = subscription.skipped;
     for (;;) {
       const stored = await subscription.next(options.signal);
       if (!stored) return;
-      yield { sequence: stored.sequence, response: stored.event };
-      if (ends(stateOf(stored.event), stored.sequence, options.replayUntil)) return;
+      let item: StreamEvent = { sequence: stored.sequence, response: stored.event };
+      if (subscription.skipped !== skipped) {
+        skipped = subscription.skipped;
+        // Events this reader missed are gone: the task as it is now replaces them.
+        const record = await engine.get(subscription.taskId);
+        if (!record) return;
+        if (record.lastSequence >= stored.sequence) {
+          subscription.lastSequence = record.lastSequence;
+          item = { sequence: record.lastSequence, response: { task: options.snapshot(record.task) } };
+        }
+      }
+      yield item;
+      if (ends(stateOf(item.response), item.sequence)) return;
     }
   } finally {
     engine.hub.unsubscribe(subscription);
   }
-}
-
-function ends(state: TaskState | undefined, sequence: number, replayUntil: number): boolean {
-  if (!state) return false;
-  if (isTerminal(state)) return true;
-  return isInterrupted(state) && sequence >= replayUntil;
 }
 
 /** How {@link subscribeToTask} opens a stream. */
@@ -77,6 +98,13 @@ export interface SubscribeOptions {
   readonly afterSequence?: number | undefined;
   /** The task as the stream's first item shows it (history projection). */
   readonly snapshot: (task: Task) => Task;
+  /**
+   * `'terminal'` (SubscribeToTask, the default) or `'turn'`: the resumption
+   * of a SendStreamingMessage that dropped, which ends where that stream
+   * would have ended (nothing more when the event at `afterSequence` had
+   * ended it).
+   */
+  readonly until?: StreamEnd | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -84,35 +112,40 @@ export interface SubscribeOptions {
  * SubscribeToTask over a visible task record:
  * - with `afterSequence` older than the log's end (and still retained), the
  *   events after it are replayed, then live ones follow;
- * - with `afterSequence` at the end (nothing missed), only later events come,
- *   and none at an interrupted state;
+ * - with `afterSequence` at the end (nothing missed), only later events come;
  * - otherwise the stream starts with the current task, then live events;
+ * - it follows the task through interrupted states, to a terminal state;
  * - a terminal task with nothing to replay is UnsupportedOperation.
  */
 export async function subscribeToTask(engine: TaskEngine, record: TaskRecord, options: SubscribeOptions): Promise<AsyncIterable<StreamEvent>> {
   const { task, lastSequence } = record;
+  const until = options.until ?? 'terminal';
   const after = options.afterSequence;
-  const resumable = after !== undefined && after < lastSequence && (await retained(engine, task.id, after));
+  const behind = after !== undefined && after < lastSequence;
+  // A resumed turn reads the event it stopped at too: if that one ended the turn, there is nothing more.
+  const read = behind ? await engine.store.readEvents(task.id, until === 'turn' ? after - 1 : after, 2) : [];
+  const stoppedAt = read[0];
+  if (until === 'turn' && stoppedAt !== undefined && stoppedAt.sequence === after && endsTurn(stoppedAt.event)) return (async function* () {})();
+  const resumable = behind && read.some((e) => e.sequence === after! + 1);
   if (isTerminal(task.status.state) && !resumable) {
     throw new A2AError('UnsupportedOperation', `Task ${task.id} is ${task.status.state}; there is nothing to subscribe to (use GetTask to read it)`, {
       taskId: task.id,
     });
   }
-  const follow = { replayUntil: lastSequence, signal: options.signal };
+  const follow = { until, replayUntil: until === 'turn' ? 0 : lastSequence, snapshot: options.snapshot, signal: options.signal };
   if (resumable) {
-    const subscription = engine.hub.subscribe(task.id, after);
+    const subscription = engine.hub.subscribe(task.id, after!);
     subscription.catchUp();
     return followTask(engine, subscription, { ...follow, head: [] });
   }
   const upToDate = after !== undefined && after >= lastSequence;
-  if (upToDate && isInterrupted(task.status.state)) return (async function* () {})();
+  if (until === 'turn' && upToDate && isInterrupted(task.status.state)) return (async function* () {})();
   const subscription = engine.hub.subscribe(task.id, lastSequence);
   const head = upToDate ? [] : [{ sequence: lastSequence, response: { task: options.snapshot(task) } }];
   return followTask(engine, subscription, { ...follow, head });
 }
 
-/** True when the store still has the event right after `after` (a resume from there has no gap). */
-async function retained(engine: TaskEngine, taskId: string, after: number): Promise<boolean> {
-  const [first] = await engine.store.readEvents(taskId, after, 1);
-  return first !== undefined && first.sequence === after + 1;
+function endsTurn(event: StreamResponse): boolean {
+  const state = stateOf(event);
+  return state !== undefined && isSettled(state);
 }

@@ -10,14 +10,20 @@ import type { TaskStore } from './task-store.js';
 
 const tempDir = useTempDirs('taskwire-file-store-');
 
-runTaskStoreConformance('FileTaskStore', async () => {
+/** A file store in a fresh directory, reopened with the same options. */
+async function fileHarness(options: FileTaskStoreOptions = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'taskwire-file-store-'));
   return {
-    store: await FileTaskStore.open(dir),
-    reopen: () => FileTaskStore.open(dir),
+    store: await FileTaskStore.open(dir, options),
+    reopen: () => FileTaskStore.open(dir, options),
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
-}, { durable: true });
+}
+
+runTaskStoreConformance('FileTaskStore', () => fileHarness(), {
+  durable: true,
+  retention: (maxEventsPerTask) => fileHarness({ maxEventsPerTask }),
+});
 
 /** Everything a reader can see of `ids`: records and event logs. */
 async function dump(store: TaskStore, ids: readonly string[]): Promise<unknown[]> {

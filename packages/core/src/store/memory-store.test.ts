@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { commitOf, runTaskStoreConformance, testEvent, testTask } from '../testing.js';
-import { MemoryTaskStore } from './memory-store.js';
+import { DEFAULT_MAX_EVENTS_PER_TASK, MemoryTaskStore } from './memory-store.js';
 import { runStoreBoundsSuite } from './store-bounds-suite.js';
 
-runTaskStoreConformance('MemoryTaskStore', async () => ({ store: new MemoryTaskStore() }));
+runTaskStoreConformance('MemoryTaskStore', async () => ({ store: new MemoryTaskStore() }), {
+  retention: async (maxEventsPerTask) => ({ store: new MemoryTaskStore({ maxEventsPerTask }) }),
+});
 runStoreBoundsSuite('MemoryTaskStore', async (options) => new MemoryTaskStore(options));
 
 describe('MemoryTaskStore values', () => {
@@ -34,15 +36,19 @@ describe('MemoryTaskStore values', () => {
 });
 
 describe('MemoryTaskStore events and scale', () => {
-  it('keeps only the newest maxEventsPerTask events; sequences keep counting', async () => {
-    const store = new MemoryTaskStore({ maxEventsPerTask: 3 });
+  it(`keeps ${DEFAULT_MAX_EVENTS_PER_TASK} events per task by default`, async () => {
+    const store = new MemoryTaskStore();
     const task = testTask('t1');
-    await store.commit(commitOf(task, 0, [1, 2].map((n) => testEvent(task, n))));
-    expect(await store.commit(commitOf(task, 1, [3, 4, 5].map((n) => testEvent(task, n))))).toEqual({
-      version: 2, firstSequence: 3, lastSequence: 5,
-    });
-    expect((await store.readEvents('t1', 0)).map((e) => e.sequence)).toEqual([3, 4, 5]);
-    expect((await store.readEvents('t1', 3)).map((e) => e.event)).toEqual([testEvent(task, 4), testEvent(task, 5)]);
+    const events = Array.from({ length: DEFAULT_MAX_EVENTS_PER_TASK + 5 }, (_, i) => testEvent(task, i + 1));
+    await store.commit(commitOf(task, 0, events));
+    const kept = await store.readEvents('t1', 0);
+    expect(kept).toHaveLength(DEFAULT_MAX_EVENTS_PER_TASK);
+    expect(kept[0]!.sequence).toBe(6);
+    expect((await store.get('t1'))?.lastSequence).toBe(DEFAULT_MAX_EVENTS_PER_TASK + 5);
+  });
+
+  it('rejects a retention bound that is not positive', () => {
+    expect(() => new MemoryTaskStore({ maxEventsPerTask: 0 })).toThrow(/maxEventsPerTask must be a positive number/);
   });
 
   it('rejects a bound that is not positive', () => {

@@ -18,8 +18,12 @@ import {
 
 /** Default of {@link MemoryTaskStoreOptions.maxTasks}. */
 export const DEFAULT_MAX_TASKS = 10_000;
-/** Default of {@link MemoryTaskStoreOptions.maxEventsPerTask} (shared with the file store). */
-export const DEFAULT_MAX_EVENTS_PER_TASK = 10_000;
+/**
+ * Default of {@link MemoryTaskStoreOptions.maxEventsPerTask} (shared with the
+ * file store): 1,000 events per task. A long stream then costs bounded
+ * memory; a reader that falls further behind starts again from the task.
+ */
+export const DEFAULT_MAX_EVENTS_PER_TASK = 1_000;
 
 /**
  * Options of {@link MemoryTaskStore}: its bounds (`maxTasks` default
@@ -27,9 +31,11 @@ export const DEFAULT_MAX_EVENTS_PER_TASK = 10_000;
  */
 export interface MemoryTaskStoreOptions extends TaskBoundsOptions {
   /**
-   * Events kept per task, newest first (default 10,000). Older events are
-   * dropped: `readEvents` then starts at the oldest event kept, so a reader
-   * whose position is older sees a gap in the sequence numbers.
+   * Events kept per task, newest first (default 1,000; `Infinity` for no
+   * bound). Older events are dropped: `readEvents` then starts at the oldest
+   * event kept, so a reader whose position is older sees a gap in the
+   * sequence numbers (the service then sends it the task as it is now, and
+   * goes on from there). The task itself is always kept whole.
    */
   readonly maxEventsPerTask?: number;
 }
@@ -43,6 +49,8 @@ interface Slot {
   events: StreamResponse[];
   /** Set once the slot holds a value that is not JSON-like: it is then copied on the way out too. */
   copied: boolean;
+  /** The creating request's trace context (`CommitRequest.trace`), if it had one. */
+  trace: string | undefined;
 }
 
 /**
@@ -82,6 +90,7 @@ export class MemoryTaskStore implements TaskStore {
     const slot = this.slots.get(taskId);
     if (slot === undefined) return undefined;
     const task = slot.copied ? cloneValue(slot.task) : slot.task;
+    if (slot.trace !== undefined) return { task, version: slot.version, owner: slot.owner, lastSequence: slot.lastSequence, trace: slot.trace };
     return { task, version: slot.version, owner: slot.owner, lastSequence: slot.lastSequence };
   }
 
@@ -110,7 +119,7 @@ export class MemoryTaskStore implements TaskStore {
         events.push(cloneValue(event));
       }
     }
-    const next: Slot = slot ?? { task, version: 0, owner: request.owner, lastSequence: 0, events: [], copied };
+    const next: Slot = slot ?? { task, version: 0, owner: request.owner, lastSequence: 0, events: [], copied, trace: request.trace };
     const firstSequence = next.lastSequence + 1;
     for (const event of events) next.events.push(event);
     next.copied ||= copied;

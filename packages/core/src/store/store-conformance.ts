@@ -9,9 +9,25 @@ import {
   type TaskStoreHarness,
 } from './store-conformance-fixtures.js';
 import { registerListConformance } from './store-conformance-list.js';
+import { registerRetentionConformance } from './store-conformance-retention.js';
+import { registerTraceConformance } from './store-conformance-trace.js';
 import { OwnerMismatchError, StoreClosedError, VersionConflictError } from './task-store.js';
 
 export * from './store-conformance-fixtures.js';
+export { RETENTION_UNDER_TEST } from './store-conformance-retention.js';
+
+/** Options of {@link runTaskStoreConformance}. */
+export interface TaskStoreConformanceOptions {
+  /** The store keeps what it acknowledged across a reopen (the harness returns `reopen`): checked too. */
+  readonly durable?: boolean;
+  /**
+   * Opens an empty store that keeps at most `maxEventsPerTask` events per
+   * task (its event retention bound). With it, the suite also checks the
+   * retention rules: the newest events kept, sequences counting on, reads
+   * from before the oldest kept event starting at it.
+   */
+  readonly retention?: (maxEventsPerTask: number) => Promise<TaskStoreHarness>;
+}
 
 /**
  * Registers the TaskStore conformance suite with vitest: every rule of the
@@ -19,13 +35,14 @@ export * from './store-conformance-fixtures.js';
  * commits, owners, event sequences and `readEvents`, atomicity, ListTasks
  * filters/order/pagination/projection, delete, close, copy isolation) and,
  * with `{ durable: true }` (the harness must then return `reopen`),
- * durability of every acknowledged commit across a reopen. `open` is called
- * once per test and must return an empty store.
+ * durability of every acknowledged commit across a reopen; with
+ * `retention`, the per-task event retention bound. `open` is called once per
+ * test and must return an empty store.
  */
 export function runTaskStoreConformance(
   name: string,
   open: () => Promise<TaskStoreHarness>,
-  options: { readonly durable?: boolean } = {},
+  options: TaskStoreConformanceOptions = {},
 ): void {
   const run: ConformanceRunner = (fn) => () => withConformanceStore(open, fn);
 
@@ -223,7 +240,9 @@ export function runTaskStoreConformance(
       }));
     });
 
+    registerTraceConformance(run, options.durable === true);
     if (options.durable) registerDurabilityConformance(run);
+    if (options.retention) registerRetentionConformance(options.retention, options.durable === true);
   });
 }
 

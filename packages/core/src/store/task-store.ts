@@ -88,7 +88,9 @@ export interface TaskQuery {
  *   under concurrent inserts, `totalSize` counting every match, an
  *   `InvalidParams` A2AError for a malformed `pageToken`.
  * - `readEvents` returns the events with sequence > `afterSequence`, in order,
- *   at most `limit` of them.
+ *   at most `limit` of them. A store may keep only each task's newest events
+ *   (a retention bound): a read from before the oldest kept event then starts
+ *   at that event, and the gap in the sequence numbers tells the reader.
  * - Callers cannot change stored state through objects they passed to
  *   `commit` or received from a read: returned values are immutable, either
  *   deep-frozen (a mutation throws a TypeError in strict code; the memory

@@ -17,7 +17,10 @@ export interface FileTaskStoreOptions extends TaskBoundsOptions {
    * lose acknowledged commits.
    */
   readonly fsync?: boolean;
-  /** Events kept per task, newest first (default 10,000), as in the memory store. */
+  /**
+   * Events kept per task in memory and in compacted logs, newest first
+   * (default 1,000), as in the memory store.
+   */
   readonly maxEventsPerTask?: number;
   /** Told about repairs (a truncated torn tail, a stale lock taken over) and failed compactions. */
   readonly logger?: StoreLogger;

@@ -1,0 +1,115 @@
+import type { Message } from '../schema/index.js';
+import type { TaskRecord } from '../store/task-store.js';
+
+/**
+ * How a request's task came out: a stored task record, or, for a new task
+ * the agent answered with a message instead (see `AgentContext.reply`), that
+ * message and no task.
+ */
+export type TaskOutcome =
+  | { readonly record: TaskRecord; readonly message?: undefined }
+  | { readonly message: Message; readonly record?: undefined };
+
+/** Someone waiting for an outcome: called once, with it or with the failure that ended the wait. */
+type Waiter = (outcome: TaskOutcome | undefined, failure?: unknown) => void;
+
+/** A new task held back, unstored, until its first event: whether its storing has begun, and who waits for it. */
+interface Creation {
+  claimed: boolean;
+  readonly waiters: Waiter[];
+}
+
+/**
+ * The bookkeeping of the engine's waiters: callers waiting for a task to
+ * settle, and new tasks held back until their first event (with callers
+ * waiting for them to be stored or answered). It never changes task state:
+ * the engine tells it what happened.
+ */
+export class TaskOutcomes {
+  private readonly settled = new Map<string, Waiter[]>();
+  private readonly creations = new Map<string, Creation>();
+
+  /** True when anyone waits for a task to settle (a cheap test before {@link settle}). */
+  get waiting(): boolean {
+    return this.settled.size > 0;
+  }
+
+  /** Waits for `taskId` to settle (see `TaskEngine.whenSettled`). */
+  whenSettled(taskId: string, signal: AbortSignal | undefined): Promise<TaskOutcome | undefined> {
+    return wait(this.settled, taskId, signal);
+  }
+
+  /** Tells the callers waiting for `taskId` to settle how it came out. */
+  settle(taskId: string, outcome: TaskOutcome): void {
+    const list = this.settled.get(taskId);
+    if (list === undefined) return;
+    this.settled.delete(taskId);
+    for (const waiter of list) waiter(outcome);
+  }
+
+  /** Starts tracking a new task held back until its first event. */
+  hold(taskId: string): void {
+    this.creations.set(taskId, { claimed: false, waiters: [] });
+  }
+
+  /** True while `taskId` is held back and nothing has begun to store or answer it. */
+  unclaimed(taskId: string): boolean {
+    return this.creations.get(taskId)?.claimed === false;
+  }
+
+  /** Marks a held-back task as being stored or answered; false when it was not held back (or already claimed). */
+  claim(taskId: string): boolean {
+    const creation = this.creations.get(taskId);
+    if (creation === undefined || creation.claimed) return false;
+    creation.claimed = true;
+    return true;
+  }
+
+  /** Resolves once a held-back task is stored (its record) or answered (the message); rejects when storing it failed. */
+  whenCreated(taskId: string): Promise<TaskOutcome> | undefined {
+    const creation = this.creations.get(taskId);
+    if (creation === undefined) return undefined;
+    return new Promise((resolve, reject) => creation.waiters.push((outcome, failure) => (failure === undefined ? resolve(outcome!) : reject(failure))));
+  }
+
+  /** A held-back task was stored or answered: tells its creation waiters, and its settled waiters when it was answered. */
+  created(taskId: string, outcome: TaskOutcome): void {
+    const creation = this.creations.get(taskId);
+    if (creation === undefined) return;
+    this.creations.delete(taskId);
+    for (const waiter of creation.waiters) waiter(outcome);
+    if (outcome.message !== undefined) this.settle(taskId, outcome);
+  }
+
+  /** A held-back task could not be stored: every waiter of it (creation and settled) fails with `error`. */
+  failed(taskId: string, error: unknown): void {
+    const creation = this.creations.get(taskId);
+    if (creation === undefined) return;
+    this.creations.delete(taskId);
+    const waiters = [...creation.waiters, ...(this.settled.get(taskId) ?? [])];
+    this.settled.delete(taskId);
+    for (const waiter of waiters) waiter(undefined, error);
+  }
+}
+
+function wait(waiters: Map<string, Waiter[]>, taskId: string, signal: AbortSignal | undefined): Promise<TaskOutcome | undefined> {
+  if (signal?.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    let list = waiters.get(taskId);
+    if (list === undefined) waiters.set(taskId, (list = []));
+    const onAbort = (): void => {
+      const current = waiters.get(taskId);
+      const at = current?.indexOf(waiter) ?? -1;
+      if (at >= 0) current!.splice(at, 1);
+      if (current?.length === 0) waiters.delete(taskId);
+      resolve(undefined);
+    };
+    const waiter: Waiter = (outcome, failure) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (failure === undefined) resolve(outcome);
+      else reject(failure);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    list.push(waiter);
+  });
+}
