@@ -86,8 +86,9 @@ function relay(events: AsyncIterable<StreamEvent>, taskId: string | undefined, a
  * client resubscribing) it resumes right after that event as a
  * SubscribeToTask with `afterSequence`, also for a SendStreamingMessage,
  * whose message is not sent again; no event at or before the resume point
- * is sent twice. The stream ends when the task reaches a terminal or
- * interrupted state, when the client stops it, or when the connection
+ * is sent twice. A SendStreamingMessage (resumed or not) ends when the
+ * task reaches a terminal or interrupted state, a SubscribeToTask when the
+ * task is terminal; either ends when the client stops it or the connection
  * closes (`signal`); none of these cancels the task. It holds one of the
  * connection's stream slots until it ends.
  */
@@ -103,7 +104,11 @@ export async function openStream<M extends StreamMethodName>(
   const opened = target(method, params, resume);
   ctx.slots?.acquire();
   try {
-    const events = await service.stream(opened.method, opened.params, { ...ctx.call, signal: signal ?? ctx.call.signal });
+    const call = { ...ctx.call, signal: signal ?? ctx.call.signal };
+    // A resumed SendStreamingMessage still ends where the message's stream ends (the turn), not at the task's end.
+    const events = await (method === 'SendStreamingMessage' && opened.method === 'SubscribeToTask'
+      ? service.resumeStreamingMessage(opened.params as ParamsOf<'SubscribeToTask'>, call)
+      : service.stream(opened.method, opened.params, call));
     return relay(events, opened.taskId, resume?.sequence ?? -1, () => ctx.slots?.release());
   } catch (error) {
     ctx.slots?.release();
