@@ -12,7 +12,7 @@ import { commitPayload, deletePayload, headerPayload, LiveState, type CommitInpu
 import { TaskListIndex } from './list-tasks.js';
 import { RemovalListeners } from './removal-listeners.js';
 import { positiveOption, resolveBounds, TaskBounds, type ResolvedBounds } from './task-bounds.js';
-import { isTerminal } from '../schema/task.js';
+import { isTerminal, type Task } from '../schema/task.js';
 import { DEFAULT_MAX_EVENTS_PER_TASK } from './memory-store.js';
 import {
   OwnerMismatchError,
@@ -109,7 +109,8 @@ export class FileTaskStore implements TaskStore {
     this.check();
     const live = this.state.tasks.get(taskId);
     if (live === undefined) return undefined;
-    return { task: JSON.parse(live.task), version: live.version, owner: live.owner, lastSequence: live.lastSequence };
+    const record = { task: JSON.parse(live.task) as Task, version: live.version, owner: live.owner, lastSequence: live.lastSequence };
+    return live.trace === undefined ? record : { ...record, trace: live.trace };
   }
 
   async commit(request: CommitRequest): Promise<CommitResult> {
@@ -126,6 +127,7 @@ export class FileTaskStore implements TaskStore {
       task: JSON.stringify(task),
       events: request.events.map((event) => JSON.stringify(event)),
       fields: { id: task.id, contextId: task.contextId, status: { state: task.status.state, timestamp: task.status.timestamp } },
+      trace: request.expectedVersion === 0 ? request.trace : undefined,
     };
     const lastSequence = view.lastSequence + input.events.length;
     const ticket = this.pending.hold(task.id, { exists: true, version: input.version, owner: input.owner, lastSequence });

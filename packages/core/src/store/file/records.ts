@@ -26,6 +26,8 @@ interface Fields {
   readonly ctx: string;
   readonly st: TaskState;
   readonly ts?: string | undefined;
+  /** The creating request's trace context (`CommitRequest.trace`): on the creating commit and on snapshots. */
+  readonly tr?: string | undefined;
 }
 type Meta =
   | { readonly t: 'h'; readonly format: number }
@@ -45,6 +47,8 @@ export interface LiveTask {
   /** Sum of the events' JSON lengths. */
   eventChars: number;
   readonly fields: IndexedTaskFields;
+  /** The creating request's trace context, if it had one. */
+  readonly trace?: string | undefined;
 }
 
 /** What a commit record carries (the task and events already as JSON). */
@@ -56,10 +60,12 @@ export interface CommitInput {
   readonly task: string;
   readonly events: readonly string[];
   readonly fields: IndexedTaskFields;
+  /** Set on a task's creating commit when the request had a trace context. */
+  readonly trace?: string | undefined;
 }
 
-function metaFields(id: string, owner: string, version: number, fields: IndexedTaskFields): Fields {
-  return { id, o: owner, v: version, ctx: fields.contextId, st: fields.status.state, ts: fields.status.timestamp };
+function metaFields(id: string, owner: string, version: number, fields: IndexedTaskFields, trace: string | undefined): Fields {
+  return { id, o: owner, v: version, ctx: fields.contextId, st: fields.status.state, ts: fields.status.timestamp, tr: trace };
 }
 
 /** The header payload. */
@@ -69,13 +75,13 @@ export function headerPayload(): string {
 
 /** A commit record's payload. */
 export function commitPayload(c: CommitInput): string {
-  const meta = { t: 'c', s: c.firstSequence, ...metaFields(c.id, c.owner, c.version, c.fields) };
+  const meta = { t: 'c', s: c.firstSequence, ...metaFields(c.id, c.owner, c.version, c.fields, c.trace) };
   return [JSON.stringify(meta), c.task, ...c.events].join('\n');
 }
 
 /** A snapshot record's payload for `live`. */
 export function snapshotPayload(id: string, live: LiveTask): string {
-  const meta = { t: 's', l: live.lastSequence, ...metaFields(id, live.owner, live.version, live.fields) };
+  const meta = { t: 's', l: live.lastSequence, ...metaFields(id, live.owner, live.version, live.fields, live.trace) };
   return [JSON.stringify(meta), live.task, ...live.events].join('\n');
 }
 
@@ -122,6 +128,7 @@ export class LiveState {
       events,
       eventChars,
       fields: c.fields,
+      trace: c.trace ?? old?.trace,
     }, oldSize);
   }
 
@@ -147,11 +154,11 @@ export class LiveState {
       if (task === undefined) throw new Error(`record of task ${meta.id} has no task`);
       const events = lines.slice(2);
       if (meta.t === 'c') {
-        this.applyCommit({ id: meta.id, owner: meta.o, version: meta.v, firstSequence: meta.s, task, events, fields: fieldsOf(meta) });
+        this.applyCommit({ id: meta.id, owner: meta.o, version: meta.v, firstSequence: meta.s, task, events, fields: fieldsOf(meta), trace: meta.tr });
       } else {
         const eventChars = events.reduce((n, e) => n + e.length, 0);
         const old = this.tasks.get(meta.id);
-        const live = { owner: meta.o, version: meta.v, lastSequence: meta.l, task, events, eventChars, fields: fieldsOf(meta) };
+        const live = { owner: meta.o, version: meta.v, lastSequence: meta.l, task, events, eventChars, fields: fieldsOf(meta), trace: meta.tr };
         this.put(meta.id, live, old === undefined ? 0 : size(old));
       }
     } else {
