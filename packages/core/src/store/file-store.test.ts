@@ -23,6 +23,7 @@ async function fileHarness(options: FileTaskStoreOptions = {}) {
 runTaskStoreConformance('FileTaskStore', () => fileHarness(), {
   durable: true,
   retention: (maxEventsPerTask) => fileHarness({ maxEventsPerTask }),
+  keepsTrace: true,
 });
 
 /** Everything a reader can see of `ids`: records and event logs. */

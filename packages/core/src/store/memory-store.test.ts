@@ -5,6 +5,7 @@ import { runStoreBoundsSuite } from './store-bounds-suite.js';
 
 runTaskStoreConformance('MemoryTaskStore', async () => ({ store: new MemoryTaskStore() }), {
   retention: async (maxEventsPerTask) => ({ store: new MemoryTaskStore({ maxEventsPerTask }) }),
+  keepsTrace: true,
 });
 runStoreBoundsSuite('MemoryTaskStore', async (options) => new MemoryTaskStore(options));
 

@@ -27,6 +27,11 @@ export interface TaskStoreConformanceOptions {
    * from before the oldest kept event starting at it.
    */
   readonly retention?: (maxEventsPerTask: number) => Promise<TaskStoreHarness>;
+  /**
+   * The store keeps `CommitRequest.trace` with each task (the creating
+   * request's trace context, so traces link across processes): checked too.
+   */
+  readonly keepsTrace?: boolean;
 }
 
 /**
@@ -240,7 +245,7 @@ export function runTaskStoreConformance(
       }));
     });
 
-    registerTraceConformance(run, options.durable === true);
+    if (options.keepsTrace) registerTraceConformance(run, options.durable === true);
     if (options.durable) registerDurabilityConformance(run);
     if (options.retention) registerRetentionConformance(options.retention, options.durable === true);
   });
