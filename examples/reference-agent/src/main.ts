@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `pnpm start`: the reference agent on every transport. Prints what it serves
 // and how to talk to it; stops cleanly on SIGINT/SIGTERM.
+import { redactUrl } from '@taskwire/postgres';
 import { parseOptions, USAGE } from './options.js';
 import { serveAll } from './serve-all.js';
 
@@ -26,7 +27,13 @@ const agent = await serveAll(options, logger).catch((error: Error) => {
   process.exit(1);
 });
 const key = options.apiKey ? ` -H 'x-api-key: ${options.apiKey}'` : '';
-console.log(`Taskwire reference agent (${options.store.kind === 'memory' ? 'memory store' : `file store in ${options.store.dir}`})
+const storeName =
+  options.store.kind === 'memory'
+    ? 'memory store'
+    : options.store.kind === 'file'
+      ? `file store in ${options.store.dir}`
+      : `postgres store at ${redactUrl(options.store.url)}, schema "${options.store.schema}"`;
+console.log(`Taskwire reference agent (${storeName})
   JSON-RPC   ${agent.urls.jsonRpc}
   HTTP+JSON  ${agent.urls.rest}
   WebSocket  ${agent.urls.ws}

@@ -6,8 +6,8 @@ export interface AgentOptions {
   readonly host: string;
   readonly port: number;
   readonly grpcPort: number;
-  /** `memory`, or the directory of the file store. */
-  readonly store: { kind: 'memory' } | { kind: 'file'; dir: string };
+  /** `memory`, the directory of the file store, or a PostgreSQL database (with `--migrate`: migrated at start). */
+  readonly store: { kind: 'memory' } | { kind: 'file'; dir: string } | { kind: 'postgres'; url: string; schema: string; migrate: boolean };
   readonly apiKey: string | undefined;
 }
 
@@ -16,23 +16,35 @@ export const USAGE = `Usage: pnpm start [-- options]
   --port <n>          HTTP port: JSON-RPC /a2a/jsonrpc, HTTP+JSON /a2a/rest, WebSocket /a2a/ws, card, web page (default 41241)
   --grpc-port <n>     gRPC port (default: HTTP port + 1)
   --host <addr>       address to listen on (default 127.0.0.1)
-  --store <s>         memory | file:DIR (default file:./.taskwire-data)
+  --store <s>         memory | file:DIR | postgres://user@host:5432/db (default: $DATABASE_URL
+                      when it is a postgres:// URL, else file:./.taskwire-data)
+  --migrate           with a postgres store: apply the schema's migrations before serving
+  --schema <name>     with a postgres store: the schema of its tables (default taskwire)
   --api-key <key>     require this key (x-api-key or Authorization: Bearer)
   --help              this text`;
 
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
 /**
  * Parses the command line. Relative store paths are taken from the directory
- * the user ran the command in (`INIT_CWD` under pnpm). Throws a TypeError
- * with a readable message on bad options.
+ * the user ran the command in (`INIT_CWD` under pnpm); without `--store`, a
+ * postgres:// `DATABASE_URL` in `env` is the store. Throws a TypeError with
+ * a readable message on bad options.
  */
-export function parseOptions(argv: readonly string[], cwd = process.env.INIT_CWD ?? process.cwd()): AgentOptions | 'help' {
+export function parseOptions(
+  argv: readonly string[],
+  cwd = process.env.INIT_CWD ?? process.cwd(),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): AgentOptions | 'help' {
   const { values } = parseArgs({
     args: [...argv],
     options: {
       port: { type: 'string', default: '41241' },
       'grpc-port': { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
-      store: { type: 'string', default: 'file:./.taskwire-data' },
+      store: { type: 'string' },
+      migrate: { type: 'boolean', default: false },
+      schema: { type: 'string', default: 'taskwire' },
       'api-key': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -44,12 +56,15 @@ export function parseOptions(argv: readonly string[], cwd = process.env.INIT_CWD
   for (const [name, n] of [['--port', port], ['--grpc-port', grpcPort]] as const) {
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw new TypeError(`${name} must be a port number (0-65535)`);
   }
-  const store = values.store!;
+  const fromEnv = env.DATABASE_URL && POSTGRES_URL.test(env.DATABASE_URL) ? env.DATABASE_URL : undefined;
+  const store = values.store ?? fromEnv ?? 'file:./.taskwire-data';
   let parsed: AgentOptions['store'];
   if (store === 'memory') parsed = { kind: 'memory' };
   else if (store.startsWith('file:') && store.length > 5) {
     const dir = store.slice(5);
     parsed = { kind: 'file', dir: isAbsolute(dir) ? dir : resolve(cwd, dir) };
-  } else throw new TypeError(`--store must be "memory" or "file:DIR", not "${store}"`);
+  } else if (POSTGRES_URL.test(store)) parsed = { kind: 'postgres', url: store, schema: values.schema!, migrate: values.migrate! };
+  else throw new TypeError(`--store must be "memory", "file:DIR" or a postgres:// URL, not "${store}"`);
+  if (parsed.kind !== 'postgres' && values.migrate) throw new TypeError('--migrate applies to a postgres store only');
   return { host: values.host!, port, grpcPort, store: parsed, apiKey: values['api-key'] };
 }

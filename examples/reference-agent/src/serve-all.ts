@@ -1,5 +1,6 @@
 import { apiKeyAuth, createMemoryTaskStore, TaskService, type AuthPolicy, type Logger, type TaskStore } from '@taskwire/core';
 import { FileTaskStore } from '@taskwire/core/file';
+import { createPostgresTaskStore, migrate } from '@taskwire/postgres';
 import { grpcInterface, serveGrpc } from '@taskwire/server-grpc';
 import { httpInterfaces, serveA2A } from '@taskwire/server-http';
 import { attachWebSocket, wsInterface } from '@taskwire/server-ws';
@@ -17,6 +18,15 @@ export interface RunningAgent {
   close(): Promise<void>;
 }
 
+/** Opens the store the options name (a postgres one migrated first when asked). */
+async function openStore(store: AgentOptions['store'], logger: Logger | undefined): Promise<TaskStore> {
+  if (store.kind === 'memory') return createMemoryTaskStore({ maxTasks: 100_000 });
+  if (store.kind === 'file') return FileTaskStore.open(store.dir, { logger });
+  const connection = { connectionString: store.url, schema: store.schema, ...(logger && { logger }) };
+  if (store.migrate) await migrate(connection);
+  return createPostgresTaskStore(connection);
+}
+
 /**
  * Serves the reference agent on every transport: JSON-RPC, HTTP+JSON, the
  * card, WebSocket and the web page (at `/`) on one HTTP port, gRPC on
@@ -26,8 +36,7 @@ export interface RunningAgent {
  */
 export async function serveAll(options: AgentOptions, logger?: Logger): Promise<RunningAgent> {
   const page = createWebPage({ endpoints: ['POST /a2a/jsonrpc', '/a2a/rest/...', 'GET /.well-known/agent-card.json', 'WebSocket /a2a/ws'], logger });
-  const store: TaskStore =
-    options.store.kind === 'memory' ? createMemoryTaskStore({ maxTasks: 100_000 }) : await FileTaskStore.open(options.store.dir, { logger });
+  const store = await openStore(options.store, logger);
   const auth: AuthPolicy | undefined = options.apiKey
     ? { authenticate: apiKeyAuth({ [options.apiKey]: 'api-key-user' }), challenge: 'ApiKey header="x-api-key"' }
     : undefined;

@@ -33,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
         version integer NOT NULL,
         last_sequence bigint NOT NULL,
         updated_at timestamptz NOT NULL DEFAULT now(),
+        trace text,
         task text NOT NULL
       );
       CREATE INDEX tasks_by_owner ON ${S}.tasks (owner, status_key DESC, id DESC);

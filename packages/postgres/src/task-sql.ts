@@ -18,8 +18,9 @@ import { RUNNING_STATE_LIST, TERMINAL_STATE_LIST } from './migrations.js';
  *   not written at all.
  *
  * `$1` id, `$2` owner, `$3` context id, `$4` state, `$5` status sort key,
- * `$6` task JSON, `$7` events (a text[] of JSON), then `$8` the expected
- * version (updates) and the last parameter, the bound (with retention).
+ * `$6` task JSON, `$7` events (a text[] of JSON), `$8` the trace context
+ * (creates) or the expected version (updates), `$9` the bound (with
+ * retention).
  */
 export interface TaskStatements {
   readonly create: string;
@@ -27,6 +28,7 @@ export interface TaskStatements {
   /** Why a commit was refused: the row's version, owner and state. */
   readonly probe: string;
   readonly get: string;
+  readonly ping: string;
   readonly readEvents: string;
   readonly unsettled: string;
   readonly deleteTask: string;
@@ -36,16 +38,16 @@ export interface TaskStatements {
 /** The task store's statements for schema `S` (quoted), keeping at most `maxEvents` events per task when it is set. */
 export function taskStatements(S: string, maxEvents: number | undefined): TaskStatements {
   const bounded = maxEvents !== undefined && maxEvents !== Infinity;
-  // With a bound ($8 on creates, $9 on updates), only events within it are written.
+  // With a bound ($9), only the events within it are written.
   const keep = (bound: string) => (bounded ? ` WHERE e.n > cardinality($7::text[]) - ${bound}` : '');
   const create = `WITH created AS (
-      INSERT INTO ${S}.tasks (id, owner, context_id, state, status_key, version, last_sequence, task)
-      VALUES ($1, $2, $3, $4, $5, 1, cardinality($7::text[]), $6)
+      INSERT INTO ${S}.tasks (id, owner, context_id, state, status_key, version, last_sequence, task, trace)
+      VALUES ($1, $2, $3, $4, $5, 1, cardinality($7::text[]), $6, $8)
       ON CONFLICT (id) DO NOTHING
       RETURNING last_sequence
     ), logged AS (
       INSERT INTO ${S}.task_events (task_id, sequence, event)
-      SELECT $1, e.n, e.event FROM created, unnest($7::text[]) WITH ORDINALITY AS e(event, n)${keep('$8::bigint')}
+      SELECT $1, e.n, e.event FROM created, unnest($7::text[]) WITH ORDINALITY AS e(event, n)${keep('$9::bigint')}
     )
     SELECT 1 AS version, last_sequence FROM created`;
   const update = `WITH updated AS (
@@ -69,8 +71,9 @@ export function taskStatements(S: string, maxEvents: number | undefined): TaskSt
   return {
     create,
     update,
+    ping: 'SELECT 1',
     probe: `SELECT version, owner, state FROM ${S}.tasks WHERE id = $1`,
-    get: `SELECT owner, version, last_sequence, task FROM ${S}.tasks WHERE id = $1`,
+    get: `SELECT owner, version, last_sequence, trace, task FROM ${S}.tasks WHERE id = $1`,
     readEvents: `SELECT sequence, event FROM ${S}.task_events WHERE task_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3`,
     unsettled: `SELECT id FROM ${S}.tasks WHERE state IN ${RUNNING_STATE_LIST}`,
     deleteTask: `DELETE FROM ${S}.tasks WHERE id = $1`,

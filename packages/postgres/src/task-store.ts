@@ -85,10 +85,15 @@ export class PostgresTaskStore implements TaskStore {
   async get(taskId: string): Promise<TaskRecord | undefined> {
     this.check();
     if (!lookupable(taskId)) return undefined;
-    const { rows } = await this.query<{ owner: string; version: number; last_sequence: string; task: string }>(this.sql.get, [taskId], 'reading a task');
+    const { rows } = await this.query<{ owner: string; version: number; last_sequence: string; trace: string | null; task: string }>(
+      this.sql.get,
+      [taskId],
+      'reading a task',
+    );
     const row = rows[0];
     if (row === undefined) return undefined;
-    return { task: JSON.parse(row.task) as Task, version: row.version, owner: row.owner, lastSequence: Number(row.last_sequence) };
+    const record = { task: JSON.parse(row.task) as Task, version: row.version, owner: row.owner, lastSequence: Number(row.last_sequence) };
+    return row.trace === null ? record : { ...record, trace: row.trace };
   }
 
   async commit(request: CommitRequest): Promise<CommitResult> {
@@ -105,7 +110,7 @@ export class PostgresTaskStore implements TaskStore {
       request.events.map((event) => JSON.stringify(event)),
     ];
     const creating = request.expectedVersion === 0;
-    if (!creating) values.push(request.expectedVersion);
+    values.push(creating ? (request.trace === undefined ? null : storable(request.trace, 'traceparent')) : request.expectedVersion);
     if (this.maxEvents !== undefined) values.push(this.maxEvents);
     const { rows } = await this.query<{ version: number; last_sequence: string }>(
       creating ? this.sql.create : this.sql.update,
@@ -161,6 +166,12 @@ export class PostgresTaskStore implements TaskStore {
     this.check();
     const { rows } = await this.query<{ id: string }>(this.sql.unsettled, [], 'reading running tasks');
     return rows.map((row) => row.id);
+  }
+
+  /** Resolves once the database answers (for readiness checks); rejects with the retryable error otherwise. */
+  async ping(): Promise<void> {
+    this.check();
+    await this.query(this.sql.ping, [], 'checking the database');
   }
 
   /** Tells `listener` of each task this store instance deletes (deletes by other processes are not seen). */
