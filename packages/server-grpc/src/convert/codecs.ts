@@ -1,7 +1,6 @@
 import type { MethodName, ParamsOf, ResultOf, StreamEvent } from '@taskwire/core';
 import { A2AError, METHOD_NAMES, METHODS } from '@taskwire/core';
-import type { BinaryReader } from '@bufbuild/protobuf/wire';
-import { BinaryWriter } from '@bufbuild/protobuf/wire';
+import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
 import { Empty } from '../gen/google/protobuf/empty.js';
 import * as pb from '../gen/lf/a2a/v1/a2a.js';
 import { StreamSequence } from '../gen/taskwire/v1/stream.js';
@@ -55,13 +54,33 @@ function written(write: (writer: BinaryWriter) => unknown): Buffer {
   return bufferOf(bytes);
 }
 
+/** Decodes UTF-8 and throws on malformed input; a leading U+FEFF is text, not a byte-order mark. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new Error('a string field is not valid UTF-8, as proto3 strings must be');
+  }
+}
+
+/**
+ * A reader of `bytes` that refuses a string field that is not UTF-8 (the
+ * generated code would otherwise read it with U+FFFD in place of the bad
+ * bytes, and act on a mangled id). ASCII strings never reach the decoder.
+ */
+function strictReader(bytes: Uint8Array): BinaryReader {
+  return new BinaryReader(bytes, decodeUtf8);
+}
+
 function codec<P, C>(type: MessageType<P>, to: (value: C) => P, from: (message: P) => C): Codec<C> {
   return {
     encode(value) {
       const message = to(value);
       return written((writer) => type.encode(message, writer));
     },
-    decode: (bytes) => from(type.decode(bytes)),
+    decode: (bytes) => from(type.decode(strictReader(bytes))),
   };
 }
 
@@ -69,7 +88,8 @@ function codec<P, C>(type: MessageType<P>, to: (value: C) => P, from: (message: 
  * One rpc of `lf.a2a.v1.A2AService`, in core terms: its path, and codecs
  * between bytes and the method table's params and results. Decoding does
  * not validate (the service does); it throws `InvalidRequest` when the bytes
- * are not the rpc's proto message.
+ * are not the rpc's proto message (a string field that is not UTF-8
+ * included).
  */
 export interface RpcCodec<M extends MethodName> {
   readonly method: M;
@@ -156,5 +176,5 @@ export function encodeStreamEvent(event: StreamEvent, withSequence: boolean): Bu
 
 /** Reads one stream item: the StreamResponse and, when the server sent it, its sequence number. */
 export function decodeStreamEvent(bytes: Uint8Array): { response: StreamEvent['response']; sequence: number | undefined } {
-  return { response: fromStreamResponse(pb.StreamResponse.decode(bytes)), sequence: StreamSequence.decode(bytes).sequence };
+  return { response: fromStreamResponse(pb.StreamResponse.decode(strictReader(bytes))), sequence: StreamSequence.decode(bytes).sequence };
 }

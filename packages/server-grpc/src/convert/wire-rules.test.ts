@@ -90,6 +90,18 @@ describe('what a client sent wrong stays visible to validation', () => {
     })();
     expect(A2AError.is(error) && error.kind).toBe('InvalidRequest');
   });
+
+  it('a string field that is not UTF-8 is InvalidRequest, not an id with U+FFFD in it', () => {
+    // GetTaskRequest.id (field 2) = "t" 0xff "1"; a lone continuation byte and a truncated sequence too.
+    for (const bad of [[0x74, 0xff, 0x31], [0x80], [0xe2, 0x82]]) {
+      const bytes = Buffer.from([0x12, bad.length, ...bad]);
+      expect(() => RPC_CODECS.GetTask.request.decode(bytes)).toThrow(/not valid UTF-8/);
+    }
+    // Valid multi-byte text, and U+FEFF at the start, read as sent.
+    const text = '\ufeffid-é-🦄';
+    const utf8 = Buffer.from(text);
+    expect(RPC_CODECS.GetTask.request.decode(Buffer.from([0x12, utf8.length, ...utf8]))).toEqual(expect.objectContaining({ id: text }));
+  });
 });
 
 describe('status details', () => {
