@@ -105,6 +105,31 @@ describe('the A2A router over WebSocket, with a typed tRPC client', () => {
     expect([error.data?.code, error.data?.a2a.code]).toEqual(['PRECONDITION_FAILED', -32002]);
   });
 
+  it('refuses a SubscribeToTask whose lastEventId names another task (InvalidParams), and resumes when it names the same one', async () => {
+    const tasks = [];
+    for (const text of ['echo one', 'echo two']) {
+      const sent = await trpc.client.SendMessage.mutate({ message: userMessage(text) });
+      if (!('task' in sent)) throw new Error('expected a task');
+      tasks.push(sent.task);
+    }
+    const [asked, other] = tasks as [(typeof tasks)[0], (typeof tasks)[0]];
+    /** The first thing a resumed subscription of `asked` gets: an event or an error. */
+    const firstOutcome = (lastEventId: string) =>
+      new Promise<unknown>((resolve) => {
+        const subscription = trpc.client.SubscribeToTask.subscribe(
+          { id: asked.id, lastEventId },
+          { onData: (event) => (subscription.unsubscribe(), resolve(event)), onError: resolve, onComplete: () => resolve('complete') },
+        );
+      });
+    const refused = await failure(firstOutcome(`1:${other.id}`).then((outcome) => Promise.reject(outcome)));
+    expect(refused.data?.a2a.code).toBe(-32602);
+    expect(refused.message).toContain('lastEventId');
+    // The same task's event id passes: the stream resumes after it (later events, if any, then the end; no error).
+    const resumed = await firstOutcome(`0:${asked.id}`);
+    expect(resumed).not.toBeInstanceOf(TRPCClientError);
+    if (resumed !== 'complete') expect((resumed as { id: string }).id).toMatch(new RegExp(`^\\d+:${asked.id}$`));
+  });
+
   it('streams tracked events with "<sequence>:<taskId>" ids, in order, ending at the terminal state', async () => {
     // Typed by the router: each event is { id, data: StreamResponse }.
     const events: { id: string; data: ResultOf<'SendStreamingMessage'> }[] = [];

@@ -1,4 +1,5 @@
 import type { ParamsOf, StreamEvent, StreamMethodName, StreamResponse, TaskService } from '@taskwire/core';
+import { A2AError } from '@taskwire/core';
 import type { TrackedEnvelope } from '@trpc/server';
 import { tracked } from '@trpc/server';
 import type { A2ARouterContext } from './context.js';
@@ -23,10 +24,21 @@ function taskIdOf(response: StreamResponse): string | undefined {
   return response.message.taskId;
 }
 
-/** What a stream call opens: the operation as asked or, on a resume, the rest of the task after the last event seen. */
+/**
+ * What a stream call opens: the operation as asked or, on a resume, the
+ * rest of the task after the last event seen. A resume id names its task:
+ * a SubscribeToTask of one task cannot resume from another task's event
+ * (its sequence numbers mean nothing there), so that is InvalidParams.
+ */
 function target(method: StreamMethodName, params: Record<string, unknown>, resume: EventPosition | undefined) {
   const named = method === 'SubscribeToTask' && typeof params.id === 'string' ? params.id : undefined;
   if (!resume) return { method, params, taskId: named };
+  if (named !== undefined && named !== resume.taskId) {
+    throw new A2AError(
+      'InvalidParams',
+      `Invalid parameters: lastEventId: the event ${resume.sequence} it names belongs to another task than ${named.slice(0, 80)}; send the id of the last event received on this task's stream, or none`,
+    );
+  }
   const taskId = named ?? resume.taskId;
   const tenant = params.tenant;
   return { method: 'SubscribeToTask' as const, params: { id: taskId, afterSequence: resume.sequence, ...(tenant !== undefined && { tenant }) }, taskId };
