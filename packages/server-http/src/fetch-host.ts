@@ -1,11 +1,12 @@
 import type { Logger } from '@taskwire/core';
 import type { CoreHandle, HttpRequest, StreamReply } from './http-types.js';
+import { decodeBody } from './json-body.js';
 import { notFoundReply, payloadTooLarge } from './replies.js';
 
 /** A fetch-style handler for Workers, Bun, Deno and service workers: `(Request) => Promise<Response>`. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-/** Reads a fetch request body as text, refusing it past `limit` bytes (PayloadTooLarge). */
+/** Reads a fetch request body as text, refusing it past `limit` bytes (PayloadTooLarge) and when it is not UTF-8 (ParseError). */
 async function readBody(request: Request, limit: number): Promise<string> {
   if (Number(request.headers.get('content-length')) > limit) throw payloadTooLarge(limit);
   if (!request.body) return '';
@@ -28,7 +29,7 @@ async function readBody(request: Request, limit: number): Promise<string> {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return decodeBody(bytes);
 }
 
 /**

@@ -17,7 +17,8 @@ export interface HttpRequest {
   readonly headers: HeaderBag;
   /**
    * Reads the whole body as UTF-8 text. Rejects with a `PayloadTooLarge`
-   * A2AError once more than the size limit has arrived.
+   * A2AError once more than the size limit has arrived, and with a
+   * `ParseError` when the bytes are not UTF-8.
    */
   readonly body: () => Promise<string>;
   /** A body some framework already parsed (Express `json()`); used instead of {@link body}. */

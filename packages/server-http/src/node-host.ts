@@ -3,6 +3,7 @@ import type { Logger } from '@taskwire/core';
 import { A2AError } from '@taskwire/core';
 import type { CoreHandle, HttpRequest, StreamReply, TextReply } from './http-types.js';
 import { pathOf } from './http-types.js';
+import { decodeBody } from './json-body.js';
 import { notFoundReply, payloadTooLarge } from './replies.js';
 
 /**
@@ -14,7 +15,7 @@ import { notFoundReply, payloadTooLarge } from './replies.js';
  */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
-/** Reads a node request body as text, refusing it past `limit` bytes (PayloadTooLarge). */
+/** Reads a node request body as text, refusing it past `limit` bytes (PayloadTooLarge) and when it is not UTF-8 (ParseError). */
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   if (req.readableEnded) {
     const message = 'Another middleware already read the request body; mount the A2A handler before body parsers (or after express.json())';
@@ -41,7 +42,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     };
     const onEnd = () => {
       cleanup();
-      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+      try {
+        resolve(decodeBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+      } catch (error) {
+        reject(error);
+      }
     };
     // The client went away mid-body: a protocol error of that request (no one is left to answer), not a server failure.
     const onError = (error: Error) => {

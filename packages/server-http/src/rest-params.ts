@@ -1,5 +1,5 @@
 import type { MethodName } from '@taskwire/core';
-import { METHODS } from '@taskwire/core';
+import { METHODS, protoJsonField } from '@taskwire/core';
 
 /** The JSON type a query value must become for a params field, found by looking through the schema's wrappers. */
 type FieldType = 'number' | 'boolean' | 'array' | 'string';
@@ -52,14 +52,18 @@ function fieldTypes(method: MethodName): Record<string, FieldType> {
 }
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
+const ENUM_NUMBER = /^\d+$/;
 
 /**
  * The params of a GET or DELETE call from its query string (§11.5): names
- * are the camelCase JSON names, numbers are decimal strings, booleans
- * `true`/`false`, enums their names, repeated fields repeat the name or
- * separate values with commas. A value that does not have the field's type
- * is passed on as a string, so validation names the field and what is wrong.
- * `A2A-Version` is a service parameter, not a field, and is left out.
+ * are the camelCase JSON names (the proto field names are read too, as in
+ * bodies), numbers are decimal strings, booleans `true`/`false`, enums their
+ * names or numbers, repeated fields repeat the name or separate values with
+ * commas. A value that does not have the field's type is passed on as a
+ * string, so validation names the field and what is wrong. Names are kept
+ * as given: the service reads both spellings (and refuses a field given
+ * under both). `A2A-Version` is a service parameter, not a field, and is
+ * left out.
  */
 export function queryParams(method: MethodName, query: string): Record<string, unknown> {
   const params: Record<string, unknown> = {};
@@ -70,7 +74,12 @@ export function queryParams(method: MethodName, query: string): Record<string, u
     if (name.toLowerCase() === 'a2a-version') continue;
     const values = search.getAll(name);
     const value = values[values.length - 1]!;
-    switch (types[name]) {
+    const field = protoJsonField(method, name);
+    if (field?.kind === 'enum' && ENUM_NUMBER.test(value)) {
+      params[name] = Number(value);
+      continue;
+    }
+    switch (types[field?.json ?? name]) {
       case 'number':
         params[name] = NUMBER.test(value) ? Number(value) : value;
         break;

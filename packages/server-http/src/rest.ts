@@ -1,5 +1,5 @@
 import type { StreamMethodName, UnaryMethodName } from '@taskwire/core';
-import { A2AError, METHODS } from '@taskwire/core';
+import { A2AError, METHODS, readProtoJsonParams } from '@taskwire/core';
 import type { DecodedCall, Dispatcher, StreamFraming } from './dispatch.js';
 import type { HttpReply, HttpRequest } from './http-types.js';
 import { header } from './http-types.js';
@@ -72,7 +72,9 @@ export class RestEndpoint {
     } else {
       params = queryParams(route.method, request.query);
     }
-    return Object.keys(route.pathParams).length > 0 ? { ...params, ...route.pathParams } : params;
+    if (Object.keys(route.pathParams).length === 0) return params;
+    // Read the field names first, so that a path parameter wins over the same field under its proto name too.
+    return { ...(readProtoJsonParams(route.method, params) as Record<string, unknown>), ...route.pathParams };
   }
 
   private miss(verb: string, subPath: string, allowed: readonly string[]): HttpReply {
