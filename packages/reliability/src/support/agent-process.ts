@@ -50,8 +50,13 @@ export interface AgentProcess {
 
 /** How {@link spawnAgent} starts the agent. */
 export interface SpawnOptions {
-  /** `--store memory` or `--store file:DIR`. */
-  readonly store: 'memory' | { readonly dir: string };
+  /** `--store memory`, `--store file:DIR` or `--store <url>` (a `postgres://` URL). */
+  readonly store: 'memory' | { readonly dir: string } | { readonly url: string };
+  /** The HTTP and gRPC ports (default 0: free ones); a restarted replica takes its old ones again. */
+  readonly port?: number;
+  readonly grpcPort?: number;
+  /** More command-line options, after the others. */
+  readonly args?: readonly string[];
   readonly apiKey?: string;
   /** Preload the heap probe and pass `--expose-gc` (for memory measurements over IPC). */
   readonly probe?: boolean;
@@ -63,7 +68,7 @@ export interface SpawnOptions {
  * own. With `probe`, the heap probe answers {@link AgentProcess.heap}.
  */
 export function spawnAgent(options: SpawnOptions): AgentProcess {
-  const store = options.store === 'memory' ? 'memory' : `file:${options.store.dir}`;
+  const store = options.store === 'memory' ? 'memory' : 'url' in options.store ? options.store.url : `file:${options.store.dir}`;
   const args = [
     ...(options.probe ? ['--expose-gc'] : []),
     '--import',
@@ -72,14 +77,15 @@ export function spawnAgent(options: SpawnOptions): AgentProcess {
     '--conditions=source',
     AGENT_MAIN,
     '--port',
-    '0',
+    String(options.port ?? 0),
     '--grpc-port',
-    '0',
+    String(options.grpcPort ?? 0),
     '--host',
     '127.0.0.1',
     '--store',
     store,
     ...(options.apiKey ? ['--api-key', options.apiKey] : []),
+    ...(options.args ?? []),
   ];
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   let stdout = '';

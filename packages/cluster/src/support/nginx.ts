@@ -1,0 +1,148 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const NGINX = '/usr/sbin/nginx';
+const INSTALL = fileURLToPath(new URL('../../../../scripts/install-nginx.sh', import.meta.url));
+
+/** Where the balancer sends requests: the replicas' HTTP ports and gRPC ports. */
+export interface Upstreams {
+  readonly http: readonly number[];
+  readonly grpc: readonly number[];
+}
+
+/** A running nginx in front of the replicas. */
+export interface Balancer {
+  /** `http://127.0.0.1:PORT`: JSON-RPC, HTTP+JSON, SSE, WebSocket and the card, spread over the replicas. */
+  readonly url: string;
+  /** `127.0.0.1:PORT`: gRPC (HTTP/2 without TLS), spread over the replicas. */
+  readonly grpcUrl: string;
+  /** Everything nginx logged (its error log). */
+  log(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * The configuration the README's "Running several replicas" section shows,
+ * on the given ports: round-robin (nginx's default), no sticky sessions, no
+ * upstream keep-alive (so every request may land on another replica),
+ * `proxy_buffering off` for SSE, WebSocket upgrades, gRPC over HTTP/2.
+ * A replica that refuses connections is skipped (`proxy_next_upstream`).
+ */
+export function nginxConfig(listen: { http: number; grpc: number }, upstreams: Upstreams, dir: string): string {
+  const servers = (ports: readonly number[]) => ports.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n');
+  return `daemon off;
+master_process off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  upstream taskwire_http {
+${servers(upstreams.http)}
+  }
+  upstream taskwire_grpc {
+${servers(upstreams.grpc)}
+  }
+  map $http_upgrade $connection_upgrade { default upgrade; '' close; }
+  server {
+    listen 127.0.0.1:${listen.http};
+    location / {
+      proxy_pass http://taskwire_http;
+      proxy_http_version 1.1;
+      proxy_set_header Host $http_host;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
+      proxy_buffering off;
+      proxy_request_buffering off;
+      proxy_read_timeout 1h;
+      proxy_next_upstream error timeout http_502 http_503;
+    }
+  }
+  server {
+    listen 127.0.0.1:${listen.grpc} http2;
+    location / {
+      grpc_pass grpc://taskwire_grpc;
+      grpc_read_timeout 1h;
+      grpc_next_upstream error timeout;
+    }
+  }
+}
+`;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Installs Debian's nginx when it is missing (as the PostgreSQL setup does); throws saying how when it cannot. */
+export function ensureNginx(): void {
+  if (existsSync(NGINX)) return;
+  const result = spawnSync('bash', [INSTALL], { encoding: 'utf8' });
+  if (result.status !== 0 || !existsSync(NGINX)) throw new Error(`nginx is needed and could not be installed:\n${result.stderr}`);
+}
+
+/**
+ * Starts nginx (installed first when missing) in the foreground as a child
+ * process, with {@link nginxConfig} on two free ports, and resolves once it
+ * accepts connections on both.
+ */
+export async function startNginx(upstreams: Upstreams): Promise<Balancer> {
+  ensureNginx();
+  const dir = await mkdtemp(join(tmpdir(), 'taskwire-nginx-'));
+  const listen = { http: await freePort(), grpc: await freePort() };
+  const conf = join(dir, 'nginx.conf');
+  await writeFile(conf, nginxConfig(listen, upstreams, dir));
+  const child = spawn(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const log = () => {
+    try {
+      return `${output}${readFileSync(join(dir, 'error.log'), 'utf8')}`;
+    } catch {
+      return output;
+    }
+  };
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`nginx exited at start:\n${log()}`);
+    if ((await accepts(listen.http)) && (await accepts(listen.grpc))) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return {
+    url: `http://127.0.0.1:${listen.http}`,
+    grpcUrl: `127.0.0.1:${listen.grpc}`,
+    log,
+    async close() {
+      if (child.exitCode === null) child.kill('SIGQUIT');
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
