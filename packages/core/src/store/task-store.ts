@@ -83,6 +83,9 @@ export interface TaskQuery {
  * - `commit` fails with {@link VersionConflictError} when the stored version
  *   is not `expectedVersion` (or the task exists and `expectedVersion` is 0),
  *   and with {@link OwnerMismatchError} when `owner` differs from the stored one.
+ *   A store may also refuse (with a VersionConflictError) any commit to a
+ *   task whose stored state is terminal: a finished task never changes (the
+ *   service never asks for that; the lifecycle reducer refuses it first).
  * - `list` follows the A2A ListTasks rules: filters, status-timestamp
  *   descending order (ties by task id descending), cursor pagination stable
  *   under concurrent inserts, `totalSize` counting every match, an
