@@ -7,6 +7,7 @@ import { grpcInterface, serveGrpc } from '@taskwire/server-grpc';
 import { httpInterfaces, serveA2A } from '@taskwire/server-http';
 import { attachWebSocket, WS_PROTOCOL_BINDING, wsInterface } from '@taskwire/server-ws';
 import type { TransportFixture } from './harness.js';
+import { NOT_PROTOJSON_ON_GRPC, notProtoJson } from './requirements/protojson.js';
 import { runConformance } from './suite.js';
 
 const TRANSPORTS: TransportRegistry = {
@@ -59,6 +60,7 @@ for (const [binding, name] of [
   ['GRPC', 'gRPC'],
   [WS_PROTOCOL_BINDING, 'WebSocket'],
 ] as const) {
-  runConformance(clientFixture(binding, name));
-  runConformance(clientFixture(binding, `${name}, authenticated`), { caller: { principalId: 'alice' } });
+  const notApplicable = binding === 'GRPC' ? notProtoJson(NOT_PROTOJSON_ON_GRPC) : {};
+  runConformance(clientFixture(binding, name), { notApplicable });
+  runConformance(clientFixture(binding, `${name}, authenticated`), { caller: { principalId: 'alice' }, notApplicable });
 }

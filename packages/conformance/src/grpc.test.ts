@@ -2,6 +2,7 @@ import { apiKeyAuth } from '@taskwire/core';
 import { serveGrpc } from '@taskwire/server-grpc';
 import { grpcTransport } from '@taskwire/server-grpc/client';
 import type { TransportFixture } from './harness.js';
+import { NOT_PROTOJSON_ON_GRPC, notProtoJson } from './requirements/protojson.js';
 import { runConformance } from './suite.js';
 
 /**
@@ -27,5 +28,5 @@ const grpcFixture: TransportFixture = {
   },
 };
 
-runConformance(grpcFixture);
-runConformance({ ...grpcFixture, name: 'gRPC with an authenticated caller' }, { caller: { principalId: 'alice' } });
+runConformance(grpcFixture, { notApplicable: notProtoJson(NOT_PROTOJSON_ON_GRPC) });
+runConformance({ ...grpcFixture, name: 'gRPC with an authenticated caller' }, { caller: { principalId: 'alice' }, notApplicable: notProtoJson(NOT_PROTOJSON_ON_GRPC) });

@@ -3,6 +3,7 @@ import type { CallerIdentity, TransportFixture } from './harness.js';
 import { Harness } from './harness.js';
 import type { Requirement } from './requirement.js';
 import { capabilityRequirements } from './requirements/capabilities.js';
+import { protoJsonRequirements } from './requirements/protojson.js';
 import { pushRequirements } from './requirements/push.js';
 import { seedRequirements } from './requirements/seed-sunset-quote.js';
 import { sendRequirements } from './requirements/send.js';
@@ -15,6 +16,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   ...streamingRequirements,
   ...taskRequirements,
   ...capabilityRequirements,
+  ...protoJsonRequirements,
   ...pushRequirements,
   ...seedRequirements,
 ];

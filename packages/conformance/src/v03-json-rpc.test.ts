@@ -4,6 +4,7 @@ import { serveA2A } from '@taskwire/server-http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TransportFixture } from './harness.js';
 import { Harness } from './harness.js';
+import { notProtoJson } from './requirements/protojson.js';
 import { runConformance } from './suite.js';
 
 /**
@@ -31,8 +32,11 @@ export const v03JsonRpcFixture: TransportFixture = {
 const V03_CLIENT_TASK_IDS =
   'v0.3 clients choose the ids of new tasks, so a message naming an unknown taskId creates that task (checked below and in server-http seeds-000)';
 
-runConformance(v03JsonRpcFixture, { notApplicable: { 'send-unknown-task': V03_CLIENT_TASK_IDS } });
-runConformance(v03JsonRpcFixture, { caller: { principalId: 'alice' }, notApplicable: { 'send-unknown-task': V03_CLIENT_TASK_IDS } });
+const V03_NOT_PROTOJSON = notProtoJson('v0.3 JSON-RPC is plain JSON (camelCase names, lower-case enum strings), not ProtoJSON');
+const NOT_IN_V03 = { 'send-unknown-task': V03_CLIENT_TASK_IDS, ...V03_NOT_PROTOJSON };
+
+runConformance(v03JsonRpcFixture, { notApplicable: NOT_IN_V03 });
+runConformance(v03JsonRpcFixture, { caller: { principalId: 'alice' }, notApplicable: NOT_IN_V03 });
 
 describe('A2A v0.3 over JSON-RPC: what replaces send-unknown-task', () => {
   let h: Harness;
