@@ -19,6 +19,13 @@ describe('reference agent', () => {
     expect('task' in result && result.task.status.message?.parts).toEqual([{ text: 'hello' }]);
   });
 
+  it('ping answers with a message and makes no task', async () => {
+    const { client } = setup();
+    const result = await client.unary('SendMessage', user('ping', { contextId: 'ctx-ping' }));
+    expect(result).toEqual({ message: { messageId: expect.any(String), role: 'ROLE_AGENT', parts: [{ text: 'pong' }], contextId: 'ctx-ping' } });
+    expect((await client.unary('ListTasks', { contextId: 'ctx-ping' })).tasks).toEqual([]);
+  });
+
   it('quote asks, continues on the same task, and make it shorter references it', async () => {
     const { client } = setup();
     const first = await client.unary('SendMessage', user('provide a sunset quote'));

@@ -52,9 +52,10 @@ async function slow(ctx: AgentContext, total: number, delayMs: number): Promise<
 
 /**
  * The reference agent, routed on the text of the message:
- * `echo <x>`, anything with `quote` (then insta / pinterest / general on the
- * same task), `make it shorter` (referencing a completed quote task),
- * `slow <n> [<ms>]`, `auth`, `fail`, `reject`, and a help answer otherwise.
+ * `echo <x>`, `ping` (answered with a message `pong`, no task), anything
+ * with `quote` (then insta / pinterest / general on the same task), `make it
+ * shorter` (referencing a completed quote task), `slow <n> [<ms>]`, `auth`,
+ * `fail`, `reject`, and a help answer otherwise.
  */
 export const referenceAgent: Agent = async (ctx) => {
   const text = ctx.text.trim();
@@ -67,6 +68,7 @@ export const referenceAgent: Agent = async (ctx) => {
   const lower = text.toLowerCase();
   if (lower.startsWith('echo ')) return ctx.complete(text.slice(5));
   if (lower === 'echo') return ctx.complete('');
+  if (lower === 'ping') return ctx.reply('pong');
   const slowMatch = SLOW.exec(text);
   if (slowMatch) return slow(ctx, Number(slowMatch[1]), slowMatch[2] === undefined ? 100 : Number(slowMatch[2]));
   if (lower.includes('make it shorter')) return makeShorter(ctx);
@@ -75,6 +77,6 @@ export const referenceAgent: Agent = async (ctx) => {
   if (lower === 'fail') return ctx.fail('You asked me to fail, so this task failed.');
   if (lower === 'reject') return ctx.reject('You asked me to reject this task, so I rejected it.');
   return ctx.complete(
-    `I understand: "echo <text>", a request for a quote, "make it shorter" (referencing a quote task), "slow <n> [<ms>]", "auth", "fail" and "reject". You said: ${text}`,
+    `I understand: "echo <text>", "ping", a request for a quote, "make it shorter" (referencing a quote task), "slow <n> [<ms>]", "auth", "fail" and "reject". You said: ${text}`,
   );
 };

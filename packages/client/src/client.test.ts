@@ -78,6 +78,23 @@ describe('A2AClient', () => {
     expect('task' in last && last.task.artifacts?.[0]?.parts).toHaveLength(3);
   });
 
+  it('a polled SubscribeToTask follows the task through input-required to its end, as a streamed one does', async () => {
+    const svc = service(false);
+    const asked = await svc.unary('SendMessage', message('a quote please'));
+    if (!('task' in asked)) throw new Error('expected a task');
+    const clock = createSteppedClock();
+    const client = new A2AClient(serviceTransport(svc), { card: svc.card, clock, random: () => 0.5 });
+    const events = client.subscribeToTask({ id: asked.task.id })[Symbol.asyncIterator]();
+    const first = await events.next();
+    expect(first.value).toMatchObject({ response: { task: { status: { state: 'TASK_STATE_INPUT_REQUIRED' } } } });
+    await svc.unary('SendMessage', { message: { ...message('insta').message, taskId: asked.task.id } });
+    const next = events.next();
+    await clock.whenSleeping(1);
+    await clock.runNext();
+    expect((await next).value).toMatchObject({ response: { task: { status: { state: 'TASK_STATE_COMPLETED' } } } });
+    expect((await events.next()).done).toBe(true);
+  });
+
   it('waitForTask polls GetTask with the client’s tenant and returns the settled task', async () => {
     const svc = service();
     const transport = serviceTransport(svc);

@@ -1,5 +1,5 @@
 import type { CallOptions, ParamsOf, StreamEvent, StreamMethodName, Task, Transport } from '@taskwire/core';
-import { isSettled } from '@taskwire/core';
+import { isSettled, isTerminal } from '@taskwire/core';
 import type { PollOptions } from './poll-task.js';
 import { pollTask } from './poll-task.js';
 
@@ -13,8 +13,9 @@ function fingerprint(task: Task): string {
  * `SendStreamingMessage` becomes `SendMessage { returnImmediately: true }`
  * and `SubscribeToTask` a first `GetTask`; then the task is polled (with
  * backoff) and yielded as a `{ task }` snapshot each time it changed, until
- * it is terminal or interrupted. Snapshots carry sequence 0: polls have no
- * resume point.
+ * the stream is over as a real one would be: a SendStreamingMessage at a
+ * terminal or interrupted state, a SubscribeToTask at a terminal state.
+ * Snapshots carry sequence 0: polls have no resume point.
  */
 export async function* pollingStream<M extends StreamMethodName>(
   transport: Transport,
@@ -41,8 +42,9 @@ export async function* pollingStream<M extends StreamMethodName>(
     const { id } = params as ParamsOf<'SubscribeToTask'>;
     first = await transport.unary('GetTask', { id, ...(tenant !== undefined && { tenant }) }, call);
   }
+  const over = method === 'SendStreamingMessage' ? isSettled : isTerminal;
   yield { sequence: 0, response: { task: first } };
-  if (isSettled(first.status.state)) return;
+  if (over(first.status.state)) return;
   let seen = fingerprint(first);
   const read = () => transport.unary('GetTask', { id: first.id, ...(tenant !== undefined && { tenant }) }, call);
   for await (const task of pollTask(first.id, read, { ...poll, signal: call.signal, delayFirst: true })) {
@@ -51,6 +53,6 @@ export async function* pollingStream<M extends StreamMethodName>(
       seen = print;
       yield { sequence: 0, response: { task } };
     }
-    if (isSettled(task.status.state)) return;
+    if (over(task.status.state)) return;
   }
 }

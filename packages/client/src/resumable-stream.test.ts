@@ -1,9 +1,10 @@
 import type { StreamEvent, Transport } from '@taskwire/core';
-import { A2AError } from '@taskwire/core';
+import { A2AError, stateOf } from '@taskwire/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient } from './client.js';
 import { createSteppedClock } from './clock.js';
 import { resumableStream } from './resumable-stream.js';
+import { untilSettled } from './until-settled.js';
 import { collect, referenceService, serviceTransport } from '../test/support.js';
 import { viewOf } from './view/reduce.js';
 
@@ -127,5 +128,43 @@ describe('resumable streams', () => {
     const perCall = new A2AClient(transport);
     await expect(collect(perCall.sendStreamingMessage(message('slow 3 1'), { resume: false }))).rejects.toThrow('injected');
     expect(transport.calls.map((c) => c.method)).toEqual(['SendStreamingMessage', 'SendStreamingMessage']);
+  });
+
+  it('stops a resumed SendStreamingMessage at input-required: the turn is over though its SubscribeToTask would go on', async () => {
+    const transport = serviceTransport(service, { cutStreams: [1] });
+    const clock = createSteppedClock();
+    const events = await drain(clock, resumableStream(transport, 'SendStreamingMessage', message('a quote please'), { clock }));
+    expect(events.map((e) => stateOf(e.response))).toEqual(['TASK_STATE_SUBMITTED', 'TASK_STATE_INPUT_REQUIRED']);
+    expect(transport.calls.map((c) => c.method)).toEqual(['SendStreamingMessage', 'SubscribeToTask']);
+    const taskId = 'task' in events[0]!.response ? events[0]!.response.task.id : '';
+    expect(service.engine.hub.count(taskId)).toBe(0);
+  });
+
+  it('resumes a SubscribeToTask that drops while its task waits for input, and follows it to the end', async () => {
+    const asked = await service.unary('SendMessage', message('a quote please'));
+    if (!('task' in asked)) throw new Error('expected a task');
+    const id = asked.task.id;
+    // The cut comes with the first event after the snapshot: the continuation's.
+    const transport = serviceTransport(service, { cutStreams: [1] });
+    const clock = createSteppedClock();
+    const events = resumableStream(transport, 'SubscribeToTask', { id }, { clock })[Symbol.asyncIterator]();
+    const first = (await events.next()).value as StreamEvent;
+    expect(stateOf(first.response)).toBe('TASK_STATE_INPUT_REQUIRED');
+    await service.unary('SendMessage', { message: { ...message('insta').message, taskId: id } });
+    const rest = await drain(clock, { [Symbol.asyncIterator]: () => events });
+    expect(transport.calls.map((c) => c.method)).toEqual(['SubscribeToTask', 'SubscribeToTask']);
+    expect((transport.calls[1]!.params as { afterSequence?: number }).afterSequence).toBe(first.sequence);
+    expectGapless([first, ...rest]);
+    expect(stateOf(rest.at(-1)!.response)).toBe('TASK_STATE_COMPLETED');
+    expect(viewOf(rest).artifacts.map((a) => a.artifact.artifactId)).toEqual(['quote']);
+  });
+
+  it('untilSettled ends a subscription where the turn ends, and closes it', async () => {
+    const asked = await service.unary('SendMessage', message('a quote please'));
+    if (!('task' in asked)) throw new Error('expected a task');
+    const client = new A2AClient(serviceTransport(service));
+    const events = await collect(untilSettled(client.subscribeToTask({ id: asked.task.id })));
+    expect(events.map((e) => stateOf(e.response))).toEqual(['TASK_STATE_INPUT_REQUIRED']);
+    expect(service.engine.hub.count(asked.task.id)).toBe(0);
   });
 });

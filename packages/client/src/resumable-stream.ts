@@ -1,5 +1,5 @@
 import type { CallOptions, Logger, ParamsOf, StreamEvent, StreamMethodName, TaskState, Transport } from '@taskwire/core';
-import { A2AError, isSettled, stateOf } from '@taskwire/core';
+import { A2AError, isSettled, isTerminal, stateOf } from '@taskwire/core';
 import type { BackoffOptions } from './backoff.js';
 import { backoffDelay, backoffOptions, DEFAULT_RETRY_BACKOFF } from './backoff.js';
 import type { Clock, Random } from './clock.js';
@@ -28,10 +28,15 @@ function taskIdOf(event: StreamEvent): string | undefined {
 }
 
 /**
- * Opens `method` on `transport` and, when the stream drops before its task
- * settles (a transient error, or an end without a terminal or interrupted
- * state), re-subscribes with `SubscribeToTask { id, afterSequence }` from the
- * last event seen, so the consumer gets every event once, in order. Events a
+ * Opens `method` on `transport` and, when the stream drops before it is
+ * over, re-subscribes with `SubscribeToTask { id, afterSequence }` from the
+ * last event seen, so the consumer gets every event once, in order. A
+ * SendStreamingMessage is over at the first terminal or interrupted state
+ * (the agent's turn: it stops there even when its resumption, a
+ * SubscribeToTask, would go on); a SubscribeToTask when the task is
+ * terminal, or when the server ends it cleanly at an interrupted state (as
+ * servers before A2A 1.0's rule did). A drop is a transient error, or an end
+ * before that point. Events a
  * resumed stream repeats (sequence not above the last one seen) are skipped.
  * When the stream's sequence numbers are not increasing (a peer that does
  * not number its events), it re-subscribes without `afterSequence`: the
@@ -49,6 +54,7 @@ export async function* resumableStream<M extends StreamMethodName>(
   options: CallOptions & ResumeOptions = {},
 ): AsyncGenerator<StreamEvent> {
   const attempts = options.attempts ?? 5;
+  const turn = method === 'SendStreamingMessage';
   const backoff = backoffOptions(options.backoff, DEFAULT_RETRY_BACKOFF);
   const clock = options.clock ?? systemClock;
   const transient = options.isTransient ?? isTransient;
@@ -74,6 +80,8 @@ export async function* resumableStream<M extends StreamMethodName>(
         messageOnly = 'message' in event.response && state === undefined;
         drops = 0;
         yield event;
+        // The turn is over: a resumption (a SubscribeToTask) would go on, so stop here (the first stream ends by itself).
+        if (turn && resumed && state !== undefined && isSettled(state)) return;
       }
     } catch (error) {
       if (resumed && A2AError.is(error) && error.kind === 'UnsupportedOperation' && taskId !== undefined) {
@@ -85,7 +93,8 @@ export async function* resumableStream<M extends StreamMethodName>(
       if (!transient(error) || options.signal?.aborted) throw error;
       dropped = error;
     }
-    if ((state !== undefined && isSettled(state)) || messageOnly || options.signal?.aborted) return;
+    const over = state !== undefined && (isTerminal(state) || (isSettled(state) && (turn || dropped === undefined)));
+    if (over || messageOnly || options.signal?.aborted) return;
     if (taskId === undefined) {
       if (dropped !== undefined) throw dropped;
       return;

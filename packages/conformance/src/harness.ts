@@ -1,4 +1,4 @@
-import type { A2AError, AgentCard, CallContext, Message, ParamsOf, StreamEvent, Task, TaskServiceOptions, Transport } from '@taskwire/core';
+import type { A2AError, AgentCard, CallContext, Message, ParamsOf, PushConfigStore, StreamEvent, Task, TaskServiceOptions, TaskStore, Transport } from '@taskwire/core';
 import { createMemoryTaskStore, TaskService } from '@taskwire/core';
 import { referenceAgent, referenceAgentCard } from '@taskwire/reference-agent';
 
@@ -15,6 +15,17 @@ export interface TransportFixture {
 /** Who a fixture's client calls as (a principal id; fixtures map it to an API key or header). */
 export interface CallerIdentity {
   readonly principalId: string;
+}
+
+/**
+ * Where the suite's services keep tasks and push configs, when not in
+ * memory (the default): `open` makes a fresh, empty pair of stores for one
+ * service (a task store, and a push config store beside it for the push
+ * requirements); `close` ends both and removes what they used.
+ */
+export interface SuiteStorage {
+  readonly name: string;
+  open(): Promise<{ readonly tasks: TaskStore; readonly push: PushConfigStore; close(): Promise<void> }>;
 }
 
 /** A live client connection; `close` stops what `connect` started. */
@@ -46,17 +57,29 @@ export class Harness {
     private readonly connection: Connection,
     private readonly fixture: TransportFixture,
     private readonly caller: CallerIdentity | undefined,
+    private readonly storage: SuiteStorage | undefined,
+    private readonly closeStores: () => Promise<void>,
   ) {}
 
   /**
    * Builds a fresh service and connects the fixture's client to it.
    * `options` replace the suite's service options (store, agent, card), e.g.
-   * to add `push`.
+   * to add `push`. With `storage`, the service's stores come from it (a
+   * `push` option then uses its push config store) and close with it.
    */
-  static async open(fixture: TransportFixture, caller?: CallerIdentity, options: Partial<TaskServiceOptions> = {}): Promise<Harness> {
-    const service = new TaskService({ store: createMemoryTaskStore({ maxTasks: 100_000 }), agent: referenceAgent, card: SUITE_CARD, ...options });
-    const connection = await fixture.connect(service, caller);
-    return new Harness(service, connection.transport, connection, fixture, caller);
+  static async open(fixture: TransportFixture, caller?: CallerIdentity, options: Partial<TaskServiceOptions> = {}, storage?: SuiteStorage): Promise<Harness> {
+    const stores = await storage?.open();
+    const push = stores && options.push ? { push: { ...options.push, store: stores.push } } : {};
+    const store = stores?.tasks ?? createMemoryTaskStore({ maxTasks: 100_000 });
+    const service = new TaskService({ store, agent: referenceAgent, card: SUITE_CARD, ...options, ...push });
+    const closeStores = async () => stores?.close();
+    try {
+      const connection = await fixture.connect(service, caller);
+      return new Harness(service, connection.transport, connection, fixture, caller, storage, closeStores);
+    } catch (error) {
+      await closeStores();
+      throw error;
+    }
   }
 
   /**
@@ -65,7 +88,7 @@ export class Harness {
    * the suite service lacks, like push). Closed with this harness.
    */
   async withService(options: Partial<TaskServiceOptions>): Promise<Harness> {
-    const other = await Harness.open(this.fixture, this.caller, options);
+    const other = await Harness.open(this.fixture, this.caller, options, this.storage);
     this.others.push(other);
     return other;
   }
@@ -109,6 +132,7 @@ export class Harness {
     for (const other of this.others.splice(0)) await other.close();
     await this.connection.close();
     await this.service.close();
+    await this.closeStores();
   }
 }
 

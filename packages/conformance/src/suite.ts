@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, it } from 'vitest';
-import type { CallerIdentity, TransportFixture } from './harness.js';
+import type { CallerIdentity, SuiteStorage, TransportFixture } from './harness.js';
 import { Harness } from './harness.js';
 import type { Requirement } from './requirement.js';
 import { capabilityRequirements } from './requirements/capabilities.js';
@@ -31,6 +31,8 @@ export interface SuiteOptions {
    * tests check what replaces them). An unknown id is an error.
    */
   readonly notApplicable?: Readonly<Record<string, string>>;
+  /** The stores every service of the run uses (default: memory); the suite's name says which. */
+  readonly storage?: SuiteStorage;
 }
 
 /**
@@ -43,10 +45,11 @@ export function runConformance(fixture: TransportFixture, options: SuiteOptions 
   const unknown = Object.keys(excluded).filter((id) => !REQUIREMENTS.some((r) => r.id === id));
   if (unknown.length > 0) throw new Error(`runConformance: no requirements named ${unknown.join(', ')}`);
   const note = Object.entries(excluded).map(([id, why]) => `${id}: ${why}`);
-  describe(`A2A requirements over ${fixture.name}${note.length ? ` (not applicable: ${note.join('; ')})` : ''}`, () => {
+  const on = options.storage ? ` on ${options.storage.name}` : '';
+  describe(`A2A requirements over ${fixture.name}${on}${note.length ? ` (not applicable: ${note.join('; ')})` : ''}`, () => {
     let harness: Harness;
     beforeEach(async () => {
-      harness = await Harness.open(fixture, options.caller);
+      harness = await Harness.open(fixture, options.caller, {}, options.storage);
     });
     afterEach(async () => {
       await harness.close();

@@ -32,13 +32,15 @@ export const v03JsonRpcFixture: TransportFixture = {
 const V03_CLIENT_TASK_IDS =
   'v0.3 clients choose the ids of new tasks, so a message naming an unknown taskId creates that task (checked below and in server-http seeds-000)';
 
+const V03_RESUBSCRIBE_ENDS_TURN =
+  "v0.3's tasks/resubscribe resumes a message/stream, so it ends at the same final (interrupted) event (checked below)";
 const V03_NOT_PROTOJSON = notProtoJson('v0.3 JSON-RPC is plain JSON (camelCase names, lower-case enum strings), not ProtoJSON');
-const NOT_IN_V03 = { 'send-unknown-task': V03_CLIENT_TASK_IDS, ...V03_NOT_PROTOJSON };
+const NOT_IN_V03 = { 'send-unknown-task': V03_CLIENT_TASK_IDS, 'subscribe-through-interrupted': V03_RESUBSCRIBE_ENDS_TURN, ...V03_NOT_PROTOJSON };
 
 runConformance(v03JsonRpcFixture, { notApplicable: NOT_IN_V03 });
 runConformance(v03JsonRpcFixture, { caller: { principalId: 'alice' }, notApplicable: NOT_IN_V03 });
 
-describe('A2A v0.3 over JSON-RPC: what replaces send-unknown-task', () => {
+describe('A2A v0.3 over JSON-RPC: what replaces the requirements v0.3 does not have', () => {
   let h: Harness;
   beforeEach(async () => {
     h = await Harness.open(v03JsonRpcFixture);
@@ -54,5 +56,11 @@ describe('A2A v0.3 over JSON-RPC: what replaces send-unknown-task', () => {
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     const again = await h.error(h.send('echo again', { taskId: 'client-chosen-id' }));
     expect(again.code).toBe(-32004);
+  });
+
+  it('tasks/resubscribe to an input-required task ends with it, as the message/stream it resumes did (v0.3 §7.9)', async () => {
+    const asked = await h.send('quote');
+    const events = await h.collect(h.client.stream('SubscribeToTask', { id: asked.id }));
+    expect(events.map((e) => 'task' in e.response && e.response.task.status.state)).toEqual(['TASK_STATE_INPUT_REQUIRED']);
   });
 });

@@ -47,11 +47,19 @@ export class Dispatcher {
   /**
    * Opens a stream call. Rejects before anything is written when the call is
    * refused (unknown task, terminal task, bad params), so the binding can
-   * still answer a plain error.
+   * still answer a plain error. A v0.3 `tasks/resubscribe` ends at the first
+   * terminal or interrupted state (the v0.3 `final` event), as the
+   * `message/stream` it resumes did; a v1.0 SubscribeToTask follows the task
+   * to its terminal state.
    */
   async stream(call: DecodedCall<StreamMethodName>, framing: StreamFraming): Promise<SseStream> {
     const abort = new AbortController();
-    const events = await this.options.service.stream(call.method, this.params(call), { ...contextOf(call), signal: abort.signal });
+    const { service } = this.options;
+    const context = { ...contextOf(call), signal: abort.signal };
+    // v0.3's tasks/resubscribe resumes a message/stream: it ends where that stream ends (`final`), not at the task's end.
+    const events = await (call.legacy && call.method === 'SubscribeToTask'
+      ? service.resumeStreamingMessage(this.params(call), context)
+      : service.stream(call.method, this.params(call), context));
     const payload = call.legacy ? (e: StreamEvent) => v1StreamEventToV03(e.response) : (e: StreamEvent) => e.response;
     const encoder: SseEncoder = { event: (e) => framing.frame(e.sequence, payload(e)), error: framing.error };
     const stream = new SseStream(events, encoder, abort, this.options.heartbeatMs, this.options.logger);

@@ -155,6 +155,17 @@ describe('seed 002: a UI routing v0.3 SSE events by kind', () => {
     expect((events.at(-1)!.data.result as Payload).status.state).toBe('completed');
   });
 
+  it('an agent that answers with a message: message/send returns kind "message", message/stream sends that one message and ends', async () => {
+    const sent = await server.result('message/send', { message: v03UserMessage('ping', { contextId: 'ctx-ping' }) });
+    expect(sent).toMatchObject({ kind: 'message', role: 'agent', parts: [{ kind: 'text', text: 'pong' }], contextId: 'ctx-ping' });
+    expect(sent.taskId).toBeUndefined();
+    const { events } = await server.stream('message/stream', { message: v03UserMessage('ping') });
+    const view = new KagentView();
+    for (const event of events) view.handle(event);
+    expect(view.routes).toEqual(['message']);
+    expect(view.conversation).toEqual([['agent', 'pong']]);
+  });
+
   it('never sends a task without kind (the isTaskLike fallback is not needed)', async () => {
     const { events } = await server.stream('message/stream', { message: v03UserMessage('echo hi') });
     for (const event of events) {

@@ -119,7 +119,7 @@ export async function openStream<M extends StreamMethodName>(
     const call = { ...ctx.call, signal: signal ?? ctx.call.signal };
     // A resumed SendStreamingMessage still ends where the message's stream ends (the turn), not at the task's end.
     const events = await (method === 'SendStreamingMessage' && opened.method === 'SubscribeToTask'
-      ? service.resumeStreamingMessage(opened.params as ParamsOf<'SubscribeToTask'>, call)
+      ? service.resumeStreamingMessage(opened.params, call)
       : service.stream(opened.method, opened.params, call));
     return relay(events, opened.taskId, resume?.sequence ?? -1, () => ctx.slots?.release());
   } catch (error) {

@@ -4,6 +4,7 @@
 // and the context id in localStorage lets a reload rebuild the chat from
 // ListTasks (seed 002).
 import type { A2AClient, Conversation } from '@taskwire/client';
+import { untilSettled } from '@taskwire/client';
 import type { StreamEvent } from '@taskwire/core';
 import { isSettled } from '@taskwire/core';
 import { connectToPageAgent, explain, loadContextTasks } from './connect.js';
@@ -100,7 +101,8 @@ async function restore(connected: A2AClient): Promise<void> {
   render();
   const last = tasks[tasks.length - 1];
   if (last && !isSettled(last.status.state)) {
-    void follow((signal) => connected.subscribeToTask({ id: last.id }, { signal }), true);
+    // Until the turn ends (SubscribeToTask alone would follow the task through input-required).
+    void follow((signal) => untilSettled(connected.subscribeToTask({ id: last.id }, { signal })), true);
   }
 }
 

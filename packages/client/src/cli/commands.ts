@@ -1,6 +1,7 @@
 import type { StreamEvent, TaskState } from '@taskwire/core';
 import { A2AError, stateToV1 } from '@taskwire/core';
 import type { A2AClient } from '../client.js';
+import { untilSettled } from '../until-settled.js';
 import type { ConversationView } from '../view/reduce.js';
 import { EMPTY_VIEW, reduceView } from '../view/reduce.js';
 import { UsageError } from './args.js';
@@ -199,7 +200,8 @@ export async function watch(ctx: CommandContext, env: Readonly<Record<string, st
       ctx.print(ctx.interactive ? `\r\u001b[2K${line}` : `${line}\n`);
     };
     try {
-      for await (const event of client.subscribeToTask({ id }, { signal: ctx.signal })) {
+      // Until the agent's turn ends: a task waiting for input ends the watch too (SubscribeToTask alone would go on).
+      for await (const event of untilSettled(client.subscribeToTask({ id }, { signal: ctx.signal }))) {
         view = reduceView(view, event);
         if (ctx.args.json) ctx.print(`${JSON.stringify(event)}\n`);
         show();

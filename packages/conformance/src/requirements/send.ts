@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { userMessage } from '../harness.js';
 import { requirement } from '../requirement.js';
 
 /** SendMessage: new task vs continue vs reject, blocking and non-blocking. */
@@ -10,6 +11,14 @@ export const sendRequirements = [
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     const again = await h.send('echo hi');
     expect(again.id).not.toBe(task.id);
+  }),
+  requirement('send-message-reply', '3.1.1', 'an agent may answer with a direct Message: no task is made', async (h) => {
+    const result = await h.client.unary('SendMessage', { message: userMessage('ping', { contextId: 'ctx-reply' }) });
+    if (!('message' in result)) throw new Error(`expected a message, got ${JSON.stringify(result)}`);
+    expect(result.message).toMatchObject({ role: 'ROLE_AGENT', parts: [{ text: 'pong' }], contextId: 'ctx-reply' });
+    expect(result.message.taskId).toBeUndefined();
+    expect(result.message.messageId).toMatch(/.+/);
+    expect((await h.client.unary('ListTasks', { contextId: 'ctx-reply' })).tasks).toEqual([]);
   }),
   requirement('send-keeps-context', '3.4.1', "a client-provided contextId is kept on the task", async (h) => {
     const task = await h.send('echo hi', { contextId: 'ctx-kept' });

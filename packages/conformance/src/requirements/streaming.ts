@@ -22,6 +22,14 @@ export const streamingRequirements = [
       [true, true],
     ]);
   }),
+  requirement('stream-message-reply', '3.1.2', 'a message-only stream holds exactly one Message and closes', async (h) => {
+    const events = await h.stream('ping', { contextId: 'ctx-stream-reply' });
+    expect(events).toHaveLength(1);
+    const only = events[0]!.response;
+    if (!('message' in only)) throw new Error(`expected a message, got ${JSON.stringify(only)}`);
+    expect(only.message).toMatchObject({ role: 'ROLE_AGENT', parts: [{ text: 'pong' }], contextId: 'ctx-stream-reply' });
+    expect((await h.client.unary('ListTasks', { contextId: 'ctx-stream-reply' })).tasks).toEqual([]);
+  }),
   requirement('stream-ends-interrupted', '3.1.2', 'a stream ends when the task becomes input-required', async (h) => {
     const events = await h.stream('quote');
     expect(stateOf(events.at(-1)!)).toBe('TASK_STATE_INPUT_REQUIRED');
@@ -39,6 +47,20 @@ export const streamingRequirements = [
     const events = await h.collect(h.client.stream('SubscribeToTask', { id: task.id }));
     expect('task' in events[0]!.response && events[0]!.response.task.id).toBe(task.id);
     expect(stateOf(events.at(-1)!)).toBe('TASK_STATE_COMPLETED');
+  }),
+  requirement('subscribe-through-interrupted', '3.1.6', 'SubscribeToTask follows an input-required task through its continuation to the terminal state', async (h) => {
+    const asked = await h.send('quote');
+    expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const events = h.client.stream('SubscribeToTask', { id: asked.id })[Symbol.asyncIterator]();
+    const first = await events.next();
+    expect(first.value && 'task' in first.value.response && first.value.response.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const continued = await h.send('general', { taskId: asked.id });
+    expect(continued.status.state).toBe('TASK_STATE_COMPLETED');
+    const rest: StreamEvent[] = [];
+    for (let r = await events.next(); !r.done; r = await events.next()) rest.push(r.value);
+    expect(rest.some((e) => 'artifactUpdate' in e.response && e.response.artifactUpdate.artifact.artifactId === 'quote')).toBe(true);
+    expect(stateOf(rest.at(-1)!)).toBe('TASK_STATE_COMPLETED');
+    expect(rest.map((e) => e.sequence)).toEqual([...rest.map((e) => e.sequence)].sort((a, b) => a - b));
   }),
   requirement('subscribe-terminal', '3.1.6', 'SubscribeToTask on a terminal task is UnsupportedOperation (-32004)', async (h) => {
     const task = await h.send('echo done');

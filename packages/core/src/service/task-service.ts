@@ -1,5 +1,5 @@
 import { A2AError, taskNotFound } from '../errors.js';
-import type { ParamsOf, ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
+import type { ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
 import { PushConfigMethods, pushNotSupported, pushSupported } from '../push/push-configs.js';
 import type { AgentCard, Message, SendMessageRequest, Task } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
@@ -178,10 +178,10 @@ export class TaskService implements A2AHandlers {
    * message's task, except that it ends where the message's stream would
    * have (at the first terminal or interrupted state after that point, and
    * at once when the event at `afterSequence` had ended it). For transports
-   * that resume dropped streams themselves (the WebSocket binding); `params`
-   * are validated as SubscribeToTask's.
+   * that resume dropped streams themselves (the WebSocket binding, v0.3's
+   * `tasks/resubscribe`); `params` are validated as SubscribeToTask's.
    */
-  async resumeStreamingMessage(params: ParamsOf<'SubscribeToTask'>, context: CallContext = {}): Promise<AsyncIterable<StreamEvent>> {
+  async resumeStreamingMessage(params: unknown, context: CallContext = {}): Promise<AsyncIterable<StreamEvent>> {
     this.requireStreaming();
     const parsed = parseParams('SubscribeToTask', params);
     const record = await this.visible(parsed.id, context, parsed.tenant);
