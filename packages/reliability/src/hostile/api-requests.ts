@@ -19,7 +19,7 @@ function brokenMessage(random: Random): { params: unknown; why: string } {
   const depth = tooDeep(random);
   const variants: Array<[string, unknown]> = [
     ['messageId', random.pick(['', ...[notAString(random)]])],
-    ['role', random.pick(['ROLE_AGENT', 'user', 'ROLE_UNSPECIFIED', 'agent', 1, null, ''])],
+    ['role', random.pick(['ROLE_AGENT', 'user', 'ROLE_UNSPECIFIED', 'agent', 0, 2, 99, null, ''])],
     ['parts', random.pick([[], 'hello', null, {}, [{}], [{ text: 5 }], [{ text: 'a', url: 'b' }], [{ raw: 'not base64!' }], [{ url: '' }], [null]])],
     ['parts', [{ data: nested(depth) }]],
     ['metadata', random.pick([['not', 'an', 'object'], 'text', 7, null])],
@@ -40,6 +40,18 @@ function brokenMessage(random: Random): { params: unknown; why: string } {
   return { params: { message }, why: `message.${field} is ${field === 'parts' || field === 'metadata' ? 'broken' : JSON.stringify(value)}` };
 }
 
+/** A call that names one field twice, by its JSON name and by its proto field name (ProtoJSON lets either be used, not both). */
+function bothNames(random: Random, fixtures: FixtureTasks): [MethodName, unknown, string] {
+  const id = random.pick([...terminal(fixtures), ...open(fixtures)]).id;
+  return random.pick<[MethodName, unknown, string]>([
+    ['GetTask', { id, historyLength: 1, history_length: 1 }, 'historyLength and history_length'],
+    ['SendMessage', { message: goodMessage({ messageId: 'm', message_id: 'm' }) }, 'message.messageId and message.message_id'],
+    ['SendStreamingMessage', { message: goodMessage({ parts: [{ text: 'hi', mediaType: 'text/plain', media_type: 'text/plain' }] }) }, 'a part’s mediaType and media_type'],
+    ['SendMessage', { message: goodMessage(), configuration: { returnImmediately: true, return_immediately: true } }, 'returnImmediately and return_immediately'],
+    ['ListTasks', { pageSize: 5, page_size: 5 }, 'pageSize and page_size'],
+  ]);
+}
+
 /** Calls whose params break the method table's schema: InvalidParams, naming the field. */
 export function invalidParams(random: Random, fixtures: FixtureTasks): ApiRequest {
   const idParams = (): [unknown, string] =>
@@ -48,7 +60,7 @@ export function invalidParams(random: Random, fixtures: FixtureTasks): ApiReques
       [{ id: '' }, 'an empty id'],
       [{ id: notAString(random) }, 'an id that is not a string'],
     ]);
-  const choice = random.int(0, 7);
+  const choice = random.int(0, 8);
   const request = (method: MethodName, params: unknown, why: string): ApiRequest => ({ method, params, why, expect: 'InvalidParams' });
   switch (choice) {
     case 0:
@@ -71,7 +83,7 @@ export function invalidParams(random: Random, fixtures: FixtureTasks): ApiReques
       const value = {
         pageSize: random.pick([0, 101, ...[badCount(random)]]),
         historyLength: badCount(random),
-        status: random.pick(['BOGUS', 'completed', 'TASK_STATE_RUNNING', 5]),
+        status: random.pick(['BOGUS', 'completed', 'TASK_STATE_RUNNING', 42, -1]),
         statusTimestampAfter: random.pick(['yesterday', '2025-01-01', '2025-01-01T00:00:00+02:00', 123]),
         pageToken: random.pick(['garbage', 'dDE', random.string(random.int(1, 80), 'abcXYZ019-_'), '!!!']),
         includeArtifacts: random.pick(['yes', 1, null]),
@@ -88,6 +100,8 @@ export function invalidParams(random: Random, fixtures: FixtureTasks): ApiReques
     }
     case 6:
       return request('CancelTask', { id: random.pick(open(fixtures)).id, metadata: random.pick([[1], 'x', { deep: nested(tooDeep(random)) }]) }, 'CancelTask metadata broken');
+    case 7:
+      return request(...bothNames(random, fixtures));
     default: {
       // Params are checked before anything else, so these are InvalidParams even where push is not supported.
       const broken: Array<[MethodName, unknown]> = [

@@ -10,7 +10,7 @@ import { h2Cases } from './grpc-h2-cases.js';
 import type { HostileCase } from './hostile-case.js';
 import { brief } from './hostile-case.js';
 import { bytesField, errorInfoReason, message, nestedStruct, nestedValue, tag, userMessage, varint, varintField } from './protobuf.js';
-import { badVersion, bogusName, tooDeep } from './values.js';
+import { badVersion, bogusName, invalidUtf8, tooDeep } from './values.js';
 
 /** The service every rpc lives in. */
 export const SERVICE = '/lf.a2a.v1.A2AService/';
@@ -54,8 +54,8 @@ function encode(request: ApiRequest): { bytes: Buffer; metadata: Record<string, 
  * At least `count` malformed or hostile gRPC requests (seeded), sent as raw
  * bytes through a generic @grpc/grpc-js client (or raw HTTP/2 frames, see
  * {@link h2Cases}), each with the status (and A2A ErrorInfo reason) it must
- * end with: undecodable protobuf, wrong wire types and missing or invalid
- * fields, nesting past protobuf's recursion limit, unknown and huge task ids,
+ * end with: undecodable protobuf, string fields that are not UTF-8, wrong
+ * wire types and missing or invalid fields, nesting past protobuf's recursion limit, unknown and huge task ids,
  * invalid transitions, what the agent does not offer, unknown methods,
  * wrong versions and credentials, oversized messages.
  */
@@ -139,6 +139,18 @@ export function grpcCorpus(url: string, fixtures: FixtureTasks, random: Random, 
         ['a push config without a url', SERVICE + 'CreateTaskPushNotificationConfig', bytesField(3, anyId())],
       ]);
       return grpcCase('wrong types', name, path, bytes, invalid);
+    }],
+    [3, () => {
+      // Proto3 strings must be UTF-8: read with U+FFFD in place of the bad bytes, an id would name another task.
+      const { name, bytes } = invalidUtf8(random);
+      const bad = (text: string) => Buffer.concat([Buffer.from(text), bytes]);
+      const [where, method, request] = random.pick<[string, string, Buffer]>([
+        ['the task id', idMethod(), bytesField(2, bad(anyId().slice(0, 8)))],
+        ['a message text', random.pick(['SendMessage', 'SendStreamingMessage']), bytesField(2, userMessage('', bytesField(5, bytesField(1, bad('echo ')))))],
+        ['the message’s taskId', 'SendMessage', bytesField(2, userMessage('hi', bytesField(3, bad(anyId()))))],
+        ['a metadata key', 'CancelTask', message(bytesField(2, anyId()), bytesField(3, bytesField(1, message(bytesField(1, bad('k')), bytesField(2, bytesField(3, 'v'))))))],
+      ]);
+      return grpcCase('invalid UTF-8', `${name} in ${where}`, SERVICE + method, request, a2a('InvalidRequest'));
     }],
     [3, () => {
       const levels = random.pick([101, 150, 1_000, 3_000]);

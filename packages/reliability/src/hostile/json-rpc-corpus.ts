@@ -10,20 +10,21 @@ import type { HttpTarget } from './http-exchange.js';
 import { rawHttpCases } from './http-raw-cases.js';
 import type { HostileCase } from './hostile-case.js';
 import { brief } from './hostile-case.js';
-import { badVersion, bogusName, nested, notAnObject, toJson, tooDeep } from './values.js';
+import { badVersion, bogusName, invalidUtf8, nested, notAnObject, toJson, tooDeep, withBytes } from './values.js';
 
 const PATH = '/a2a/jsonrpc';
 type Id = string | number | null;
 
 /**
  * At least `count` malformed or hostile JSON-RPC requests (seeded), each
- * with the error it must get: broken JSON (-32700), bad envelopes and
- * batches (-32600), unknown methods (-32601), wrong types, deep nesting and
- * bad params (-32602), unknown and huge ids (-32001), invalid transitions
- * (-32004, -32002), what the agent does not offer (-32003, -32004), wrong
- * versions (-32009), missing or wrong credentials (401), wrong media types
- * (415) and verbs (405), notifications (204, never answered), plus the
- * byte-level cases of {@link rawHttpCases}.
+ * with the error it must get: broken JSON and bodies that are not UTF-8
+ * (-32700), bad envelopes and batches (-32600), unknown methods (-32601),
+ * wrong types, deep nesting, bad params and fields given under both their
+ * ProtoJSON names (-32602), unknown and huge ids (-32001), invalid
+ * transitions (-32004, -32002), what the agent does not offer (-32003,
+ * -32004), wrong versions (-32009), missing or wrong credentials (401),
+ * wrong media types (415) and verbs (405), notifications (204, never
+ * answered), plus the byte-level cases of {@link rawHttpCases}.
  */
 export function jsonRpcCorpus(target: HttpTarget, fixtures: FixtureTasks, random: Random, count: number): HostileCase[] {
   let serial = 0;
@@ -31,9 +32,9 @@ export function jsonRpcCorpus(target: HttpTarget, fixtures: FixtureTasks, random
     serial++;
     return random.pick<() => Id>([() => serial, () => `case-${serial}`, () => -serial, () => serial + 0.5, () => null, () => `${'i'.repeat(2000)}${serial}`])();
   };
-  const post = (body: string, headers: Record<string, string> = {}) => target.send({ method: 'POST', path: PATH, headers: { ...GOOD_HEADERS, ...headers }, body });
+  const post = (body: string | Buffer, headers: Record<string, string> = {}) => target.send({ method: 'POST', path: PATH, headers: { ...GOOD_HEADERS, ...headers }, body });
   const envelope = (id: Id, method: string, params: unknown) => toJson({ jsonrpc: '2.0', id, method, params });
-  const rpcCase = (category: string, name: string, body: string, kind: A2AErrorKind, id: Id, headers?: Record<string, string>, status?: number): HostileCase => ({
+  const rpcCase = (category: string, name: string, body: string | Buffer, kind: A2AErrorKind, id: Id, headers?: Record<string, string>, status?: number): HostileCase => ({
     category,
     name,
     run: async () => expectRpcError(await post(body, headers), kind, id, status),
@@ -56,6 +57,16 @@ export function jsonRpcCorpus(target: HttpTarget, fixtures: FixtureTasks, random
         () => `\ufeff${random.pick(['NaN', 'undefined', '[1,]', '{"a":1,}', '"unterminated'])}`,
       ])();
       return rpcCase('broken JSON', `${broken.length} bytes: ${brief(broken)}`, broken, 'ParseError', null);
+    }],
+    [3, () => {
+      // Replaced by U+FFFD the bytes would name another task, or change the message: the body is refused whole, before its id is read.
+      const { name, bytes } = invalidUtf8(random);
+      const [where, json] = random.pick<[string, string]>([
+        ['a task id', envelope(nextId(), 'GetTask', { id: '@@' })],
+        ['a message text', envelope(nextId(), 'SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'echo @@' }] } })],
+        ['a member name', envelope(nextId(), 'ListTasks', { '@@': 1 })],
+      ]);
+      return rpcCase('invalid UTF-8', `${name} in ${where}`, withBytes(json, bytes), 'ParseError', null);
     }],
     [5, () => {
       const id = nextId();

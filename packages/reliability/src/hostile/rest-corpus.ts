@@ -9,7 +9,7 @@ import type { HttpCall, HttpTarget } from './http-exchange.js';
 import { rawHttpCases } from './http-raw-cases.js';
 import type { HostileCase } from './hostile-case.js';
 import { brief } from './hostile-case.js';
-import { badVersion, bogusName, hostileId, nested, notAnObject, toJson, tooDeep } from './values.js';
+import { badVersion, bogusName, hostileId, invalidUtf8, nested, notAnObject, toJson, tooDeep, withBytes } from './values.js';
 
 const BASE = '/a2a/rest';
 /** Past this, a request head is over node's 16 KiB limit: node itself answers 431. */
@@ -54,7 +54,8 @@ function restCall(request: ApiRequest): HttpCall {
 /**
  * At least `count` malformed or hostile HTTP+JSON requests (seeded), each
  * with the AIP-193 error (HTTP status and ErrorInfo reason) it must get:
- * broken JSON and non-object bodies, unknown routes (404) and verbs (405),
+ * broken JSON, bodies that are not UTF-8 and non-object bodies, fields
+ * under both their ProtoJSON names, unknown routes (404) and verbs (405),
  * bad query parameters, path encodings and Last-Event-IDs, broken messages
  * and deep nesting, unknown, huge and other-tenant task ids, invalid
  * transitions, what the agent does not offer, wrong versions (header and
@@ -105,7 +106,7 @@ export function restCorpus(target: HttpTarget, fixtures: FixtureTasks, random: R
       const [name, query] = random.pick<[string, string]>([
         ['pageSize', random.pick(['0', '101', 'abc', '1.5', '-2', ''])],
         ['historyLength', random.pick(['-1', 'x', '2.5', '99999999999'])],
-        ['status', random.pick(['BOGUS', 'completed', '5'])],
+        ['status', random.pick(['BOGUS', 'completed', '42', '-1', '5x'])],
         ['statusTimestampAfter', random.pick(['yesterday', '2025-13-01T00:00:00Z', '1700000000'])],
         ['pageToken', random.pick(['garbage', random.string(random.int(1, 60), 'abc-_XYZ'), '%E2%82'])],
         ['includeArtifacts', random.pick(['yes', '1', 'TRUE'])],
@@ -137,6 +138,25 @@ export function restCorpus(target: HttpTarget, fixtures: FixtureTasks, random: R
     }],
     [7, () => apiCase('invalid transition', invalidTransition(random, fixtures))],
     [3, () => apiCase('not offered', unsupported(random, fixtures))],
+    [3, () => {
+      const { name, bytes } = invalidUtf8(random);
+      const message = { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'echo @@' }] };
+      const [path, json] = random.pick<[string, string]>([
+        [`${BASE}/message:send`, JSON.stringify({ message })],
+        [`${BASE}/message:stream`, JSON.stringify({ message: { ...message, taskId: '@@' } })],
+        [`${BASE}/tasks/${enc(anyTask().id)}:cancel`, JSON.stringify({ metadata: { note: '@@' } })],
+      ]);
+      return restCase('invalid UTF-8', `${name} in the body`, { method: 'POST', path, headers: HEADERS, body: withBytes(json, bytes) }, 'ParseError');
+    }],
+    [2, () => {
+      const task = anyTask();
+      const [name, call] = random.pick<[string, HttpCall]>([
+        ['historyLength and history_length', { method: 'GET', path: `${BASE}/tasks/${enc(task.id)}?historyLength=1&history_length=1`, headers: HEADERS }],
+        ['pageSize and page_size', { method: 'GET', path: `${BASE}/tasks?page_size=2&pageSize=2`, headers: HEADERS }],
+        ['returnImmediately and return_immediately', sendMessage({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] }, configuration: { returnImmediately: true, return_immediately: true } })],
+      ]);
+      return restCase('wrong types', `a field under both its names: ${name}`, call, 'InvalidParams');
+    }],
     [3, () => {
       const version = badVersion(random);
       const viaQuery = random.chance(0.3);

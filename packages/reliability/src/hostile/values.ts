@@ -83,7 +83,32 @@ export function bogusName(random: Random): string {
   return random.chance(0.4) ? random.pick(fixed) : random.string(random.int(1, 40), 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/._-$');
 }
 
-/** An A2A version string this server does not speak (neither 1.x nor 0.3). */
+/** An A2A version string this server does not speak: not 1.0 or 0.3, or not Major.Minor at all (a bare `1` included). */
 export function badVersion(random: Random): string {
-  return random.pick(['2.0', '0.2', '1.1', '3', 'abc', 'v1', '1.0-beta', '0.4', '10.0', '.', '-1', '1..0', '99999999999999999999']);
+  return random.pick(['2.0', '0.2', '1.1', '1', '0', '3', 'abc', 'v1', '1.0-beta', '1.0.', '0.4', '10.0', '.', '-1', '1..0', '99999999999999999999']);
+}
+
+/**
+ * Bytes that are not UTF-8 (RFC 3629): a lone continuation byte, bytes
+ * that never occur, an overlong encoding, a surrogate, a code point past
+ * U+10FFFF, a sequence cut short.
+ */
+export function invalidUtf8(random: Random): { name: string; bytes: Buffer } {
+  const [name, bytes] = random.pick<[string, number[]]>([
+    ['a lone continuation byte', [0x80]],
+    ['byte 0xff', [0xff]],
+    ['byte 0xfe', [0xfe]],
+    ['an overlong "/"', [0xc0, 0xaf]],
+    ['a bad second byte', [0xc3, 0x28]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+    ['a code point past U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+    ['a three-byte sequence cut short', [0xe2, 0x82]],
+  ]);
+  return { name, bytes: Buffer.from(bytes) };
+}
+
+/** `json` (a JSON text containing `"@@"`) with that placeholder's contents replaced by `bad` bytes, inside a string value. */
+export function withBytes(json: string, bad: Buffer): Buffer {
+  const at = json.indexOf('@@');
+  return Buffer.concat([Buffer.from(json.slice(0, at)), bad, Buffer.from(json.slice(at + 2))]);
 }

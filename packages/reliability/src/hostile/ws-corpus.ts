@@ -40,7 +40,8 @@ function replyProblems(text: string, kind: A2AErrorKind, id: Id): string[] {
  * (seeded), each with the answer it must get: on open, authenticated
  * connections (one request at a time each), unreadable frames and
  * envelopes, binary frames (PARSE_ERROR), unknown procedures and wrong
- * procedure types (METHOD_NOT_FOUND), the shared bad-params, unknown-task,
+ * procedure types (METHOD_NOT_FOUND), resume ids of another task
+ * (INVALID_PARAMS), the shared bad-params, unknown-task,
  * transition and not-offered calls; on connections of their own, missing or
  * wrong credentials (close 4401), wrong versions (4400), upgrades on other
  * paths (404), frames past the size limit (1009), frames that break RFC
@@ -111,6 +112,13 @@ export async function wsCorpus(url: string, fixtures: FixtureTasks, random: Rand
       const depth = tooDeep(random);
       const input = { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ data: nested(depth) }] } };
       return frameCase('deep nesting', `a data part nested ${depth} levels`, toJson({ id, method: 'mutation', params: { path: 'SendMessage', input } }), 'InvalidParams', id);
+    }],
+    [2, () => {
+      // A resume id is `<sequence>:<taskId>`: resuming one task's stream from another task's event would skip events of the task asked for.
+      const [asked, other] = random.pick([...terminal(fixtures), ...open(fixtures)].flatMap((a, _, all) => all.filter((b) => b.id !== a.id).map((b) => [a, b] as const)));
+      const id = nextId();
+      const input = { id: asked.id, lastEventId: `${random.int(0, 5)}:${other.id}` };
+      return frameCase('wrong types', 'SubscribeToTask resuming from an event of another task', JSON.stringify({ id, method: 'subscription', params: { path: 'SubscribeToTask', input } }), 'InvalidParams', id);
     }],
     [8, () => apiCase('unknown task', unknownTask(random))],
     [8, () => apiCase('invalid transition', invalidTransition(random, fixtures))],
