@@ -1,4 +1,4 @@
-import type { Task } from '@taskwire/core';
+import type { Task, TaskStore } from '@taskwire/core';
 import { isTerminal } from '@taskwire/core';
 import { FileTaskStore } from '@taskwire/core/file';
 import { drain, logProblems, numbered, occurrences } from '../support/lifecycle-check.js';
@@ -35,33 +35,52 @@ export function ackProblems(acked: AckedTask, task: Task | undefined): string[] 
   return problems;
 }
 
+/** What {@link checkTasks} found. */
+export interface TaskCheck {
+  readonly problems: string[];
+  readonly tasks: number;
+}
+
+/**
+ * Reads back what a killed server left in `store` (anonymous owner): every
+ * acknowledged task must be there with every acknowledged message exactly
+ * once, and every task's event log must be sound (contiguous, legal
+ * transitions, ending in the task's state).
+ */
+export async function checkTasks(store: TaskStore, acked: AckLog): Promise<TaskCheck> {
+  const problems: string[] = [];
+  let tasks = 0;
+  for (const a of acked.tasks.values()) problems.push(...ackProblems(a, (await store.get(a.taskId))?.task));
+  for (let pageToken = ''; ; ) {
+    const page = await store.list({ owner: '', pageSize: 100, pageToken: pageToken || undefined, historyLength: 0 });
+    for (const task of page.tasks) {
+      tasks++;
+      const events = (await store.readEvents(task.id, 0)).map(numbered);
+      for (const problem of logProblems(events, { finalState: task.status.state })) problems.push(`task ${task.id}: ${problem}`);
+    }
+    if (!(pageToken = page.nextPageToken)) break;
+  }
+  return { problems, tasks };
+}
+
 /**
  * Opens the killed server's directory with a FileTaskStore in this process
  * (the server is dead, its lock is stale): every acknowledged task must be
  * there with every acknowledged message exactly once, every task's event
  * log must be sound (contiguous, legal transitions, ending in the task's
- * state). The only repairs allowed are the stale lock and a torn tail; a
- * second open must find nothing to repair at all.
+ * state; see {@link checkTasks}). The only repairs allowed are the stale
+ * lock and a torn tail; a second open must find nothing to repair at all.
  */
 export async function checkStore(dir: string, acked: AckLog): Promise<StoreCheck> {
   const warnings: string[] = [];
   const store = await FileTaskStore.open(dir, { logger: { warn: (message) => warnings.push(message) } });
-  const problems: string[] = [];
-  let tasks = 0;
+  let checked: TaskCheck;
   try {
-    for (const a of acked.tasks.values()) problems.push(...ackProblems(a, (await store.get(a.taskId))?.task));
-    for (let pageToken = ''; ; ) {
-      const page = await store.list({ owner: '', pageSize: 100, pageToken: pageToken || undefined, historyLength: 0 });
-      for (const task of page.tasks) {
-        tasks++;
-        const events = (await store.readEvents(task.id, 0)).map(numbered);
-        for (const problem of logProblems(events, { finalState: task.status.state })) problems.push(`task ${task.id}: ${problem}`);
-      }
-      if (!(pageToken = page.nextPageToken)) break;
-    }
+    checked = await checkTasks(store, acked);
   } finally {
     await store.close();
   }
+  const { problems, tasks } = checked;
   const tornTail = warnings.some((w) => /torn or corrupt tail/.test(w));
   for (const w of warnings) if (!/torn or corrupt tail|took over a lock/.test(w)) problems.push(`unexpected repair on open: ${w}`);
   const again: string[] = [];
