@@ -59,6 +59,8 @@ export async function serveAll(options: AgentOptions, logger?: Logger): Promise<
     ...(auth && { auth }),
     ...(logger && { logger }),
     fallback: page.handle,
+    // The clients the seeds describe speak v0.3 and find an agent by the v0.3 card fields.
+    v03Discovery: true,
     card: (baseUrl) => {
       wsUrl = `${baseUrl.replace(/^http/, 'ws')}/a2a/ws`;
       return { ...card, supportedInterfaces: [...httpInterfaces(baseUrl), grpcInterface(grpc.url), wsInterface(wsUrl)] };

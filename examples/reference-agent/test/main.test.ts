@@ -44,6 +44,8 @@ describe('pnpm start (src/main.ts)', () => {
         'GRPC',
         'https://taskwire.dev/bindings/trpc-ws/v1',
       ]);
+      // The reference agent turns on the v0.3 discovery fields: v0.3 clients find its JSON-RPC endpoint.
+      expect([card.url, card.preferredTransport]).toEqual([agent.jsonRpc, 'JSONRPC']);
       const reply = await fetch(agent.jsonRpc, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },

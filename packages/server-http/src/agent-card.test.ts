@@ -39,6 +39,33 @@ describe('agent card', () => {
     expect(changed.status).toBe(200);
   });
 
+  it('carries Last-Modified, and answers 304 to an If-Modified-Since at or after it unless an If-None-Match says otherwise', async () => {
+    const lastModified = new Date('2026-03-04T05:06:07.890Z');
+    server = await startServer({ cardLastModified: lastModified });
+    const first = await fetch(cardUrl(server));
+    expect(first.headers.get('last-modified')).toBe('Wed, 04 Mar 2026 05:06:07 GMT');
+    const etag = first.headers.get('etag')!;
+    const since = (date: string, extra: Record<string, string> = {}) => fetch(cardUrl(server!), { headers: { 'if-modified-since': date, ...extra } });
+    for (const date of ['Wed, 04 Mar 2026 05:06:07 GMT', 'Thu, 05 Mar 2026 00:00:00 GMT']) {
+      const unchanged = await since(date);
+      expect([date, unchanged.status]).toEqual([date, 304]);
+      expect(unchanged.headers.get('last-modified')).toBe('Wed, 04 Mar 2026 05:06:07 GMT');
+      expect(unchanged.headers.get('etag')).toBe(etag);
+    }
+    expect((await since('Wed, 04 Mar 2026 05:06:06 GMT')).status).toBe(200);
+    expect((await since('not a date')).status).toBe(200);
+    // If-None-Match takes precedence (RFC 9110 §13.1.3): a stale tag means the card is sent, whatever the date says.
+    expect((await since('Thu, 05 Mar 2026 00:00:00 GMT', { 'if-none-match': '"stale"' })).status).toBe(200);
+  });
+
+  it('dates the card from when the server started when no date is given', async () => {
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    server = await startServer();
+    const stamped = Date.parse((await fetch(cardUrl(server))).headers.get('last-modified')!);
+    expect(stamped).toBeGreaterThanOrEqual(before);
+    expect(stamped).toBeLessThanOrEqual(Date.now());
+  });
+
   it('takes a card built from the base URL, and is never behind auth', async () => {
     server = await startServer({
       auth: { authenticate: apiKeyAuth({ k: 'alice' }) },

@@ -54,23 +54,45 @@ function matches(ifNoneMatch: string, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || strip(tag) === strip(etag));
 }
 
+/** How the card endpoint answers: its caching headers. */
+export interface CardCaching {
+  /** `Cache-Control: public, max-age=…`. */
+  readonly maxAgeSeconds: number;
+  /** `Last-Modified` (rounded down to whole seconds). */
+  readonly lastModified: Date;
+}
+
+/**
+ * True when an `If-Modified-Since` value is an HTTP date at or after
+ * `lastModifiedMs`. A value that is no date is ignored (RFC 9110 §13.1.3).
+ */
+function unmodifiedSince(ifModifiedSince: string, lastModifiedMs: number): boolean {
+  const since = Date.parse(ifModifiedSince);
+  return !Number.isNaN(since) && lastModifiedMs <= since;
+}
+
 /**
  * Serves the public agent card (§8.2, §8.6): the JSON once serialised, an
- * `ETag` derived from the card's `version` and content hash, `Cache-Control:
- * public, max-age=…`, and 304 Not Modified for a matching `If-None-Match`.
- * Answers GET and HEAD (hosts drop a HEAD's body); the card is never behind
- * authentication.
+ * `ETag` derived from the card's `version` and content hash, a
+ * `Last-Modified` date, `Cache-Control: public, max-age=…`, and 304 Not
+ * Modified for a matching `If-None-Match` or, when the request has none, an
+ * `If-Modified-Since` at or after the card's date (RFC 9110 §13.1.3: the
+ * ETag comparison takes precedence). Answers GET and HEAD (hosts drop a
+ * HEAD's body); the card is never behind authentication.
  */
 export class AgentCardEndpoint {
   private readonly body: string;
   private readonly headers: Record<string, string>;
+  private readonly lastModifiedMs: number;
 
-  constructor(card: AgentCard, maxAgeSeconds: number) {
+  constructor(card: AgentCard, caching: CardCaching) {
     this.body = JSON.stringify(card);
+    this.lastModifiedMs = Math.floor(caching.lastModified.getTime() / 1000) * 1000;
     this.headers = {
       'content-type': JSON_TYPE,
-      'cache-control': `public, max-age=${maxAgeSeconds}`,
+      'cache-control': `public, max-age=${caching.maxAgeSeconds}`,
       etag: `"${card.version.replace(/[^\w.-]/g, '_')}-${contentHash(this.body)}"`,
+      'last-modified': new Date(this.lastModifiedMs).toUTCString(),
     };
   }
 
@@ -83,7 +105,10 @@ export class AgentCardEndpoint {
   handle(request: HttpRequest): TextReply {
     if (request.method !== 'GET' && request.method !== 'HEAD') return emptyReply(405, { allow: 'GET, HEAD' });
     const ifNoneMatch = header(request.headers, 'if-none-match');
-    if (ifNoneMatch !== undefined && matches(ifNoneMatch, this.etag)) {
+    const ifModifiedSince = ifNoneMatch === undefined ? header(request.headers, 'if-modified-since') : undefined;
+    const notModified =
+      ifNoneMatch !== undefined ? matches(ifNoneMatch, this.etag) : ifModifiedSince !== undefined && unmodifiedSince(ifModifiedSince, this.lastModifiedMs);
+    if (notModified) {
       const { 'content-type': _type, ...rest } = this.headers;
       return emptyReply(304, rest);
     }

@@ -51,8 +51,9 @@ const at = (path: string, target: string) => path === target || path === `${targ
 /**
  * Builds the A2A HTTP handler of a service: JSON-RPC 2.0 at `jsonRpcPath`,
  * the HTTP+JSON binding below `restPath`, the public agent card at
- * `cardPath` (when there is a card; with the v0.3 discovery fields added,
- * see `withV03Discovery`), and CORS on all of them when `cors` is set.
+ * `cardPath` (when there is a card: a v1.0 AgentCard, with the v0.3
+ * discovery fields added when `v03Discovery` is on), and CORS on all of
+ * them when `cors` is set.
  * Request handling is protocol-free: it decodes the wire, calls
  * `service.unary` / `service.stream`, and encodes results and A2A errors
  * back.
@@ -62,9 +63,10 @@ export function createA2AHandler(options: A2AHttpOptions): A2AHandler {
   const dispatcher = new Dispatcher(resolved);
   const jsonRpc = resolved.jsonRpcPath !== undefined ? new JsonRpcEndpoint(resolved, dispatcher) : undefined;
   const rest = resolved.restPath !== undefined ? new RestEndpoint(resolved, dispatcher) : undefined;
+  const served = resolved.card && resolved.v03Discovery ? withV03Discovery(resolved.card, resolved.jsonRpcPath) : resolved.card;
   const card =
-    resolved.cardPath !== undefined && resolved.card
-      ? new AgentCardEndpoint(withV03Discovery(resolved.card, resolved.jsonRpcPath), resolved.cardMaxAgeSeconds)
+    resolved.cardPath !== undefined && served
+      ? new AgentCardEndpoint(served, { maxAgeSeconds: resolved.cardMaxAgeSeconds, lastModified: resolved.cardLastModified })
       : undefined;
   const cors = options.cors && new CorsPolicy(options.cors);
 

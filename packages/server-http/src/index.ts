@@ -1,6 +1,6 @@
 /**
  * @taskwire/server-http: A2A over HTTP. JSON-RPC 2.0 with SSE streams, the
- * HTTP+JSON binding, the agent card (v1.0, discoverable by v0.3 clients),
+ * HTTP+JSON binding, the agent card (v1.0; v0.3 discovery fields on request),
  * auth hooks and opt-in CORS, as a `node:http` server, node/Express
  * middleware, or a fetch handler.
  */

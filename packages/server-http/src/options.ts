@@ -46,6 +46,22 @@ export interface A2AHttpOptions {
   /** `Cache-Control: max-age` of the card (default 300 s). */
   readonly cardMaxAgeSeconds?: number;
   /**
+   * The card's `Last-Modified` (rounded down to whole seconds, as HTTP
+   * dates are); default: when the handler was built. Requests with an
+   * `If-Modified-Since` at or after it (and no `If-None-Match`) get 304.
+   */
+  readonly cardLastModified?: Date;
+  /**
+   * Adds the v0.3 discovery fields to the served card (`url`,
+   * `preferredTransport`, `additionalInterfaces`, `protocolVersion`,
+   * `supportsAuthenticatedExtendedCard`; see `withV03Discovery`), so that
+   * v0.3 clients, which read those fields, find the v0.3 layer this host
+   * serves on its JSON-RPC path. Off by default: the card is then exactly a
+   * v1.0 AgentCard, which strict ProtoJSON readers accept (they refuse
+   * unknown fields). Turn it on when v0.3 clients must discover the agent.
+   */
+  readonly v03Discovery?: boolean;
+  /**
    * Cross-origin access for browser pages on other origins (off by
    * default: no CORS headers, `OPTIONS` is not answered as a preflight).
    * Applies to the A2A paths and the card; see {@link CorsOptions}.
@@ -66,6 +82,8 @@ export interface ResolvedOptions {
   readonly maxBodyBytes: number;
   readonly heartbeatMs: number;
   readonly cardMaxAgeSeconds: number;
+  readonly cardLastModified: Date;
+  readonly v03Discovery: boolean;
   readonly logger: Logger | undefined;
 }
 
@@ -88,6 +106,8 @@ export function resolveOptions(options: A2AHttpOptions): ResolvedOptions {
     maxBodyBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,
     heartbeatMs: options.heartbeatMs ?? HTTP_DEFAULTS.heartbeatMs,
     cardMaxAgeSeconds: options.cardMaxAgeSeconds ?? HTTP_DEFAULTS.cardMaxAgeSeconds,
+    cardLastModified: options.cardLastModified ?? new Date(),
+    v03Discovery: options.v03Discovery ?? false,
     logger: options.logger,
   };
 }

@@ -17,11 +17,21 @@ afterEach(async () => {
 });
 
 const fetchCard = async (s: TestServer) => (await fetch(`${s.url}/.well-known/agent-card.json`)).json();
+const CACHING = { maxAgeSeconds: 300, lastModified: new Date(0) };
+/** The v0.3 discovery fields are an option of the server (off by default); these tests turn it on. */
+const V03 = { v03Discovery: true } as const;
 const withInterfaces = (supportedInterfaces: AgentCard['supportedInterfaces'], extra: object = {}): AgentCard => ({ ...CARD, supportedInterfaces, ...extra });
 
-describe('the served card, discoverable by v0.3 clients', () => {
-  it('adds url, preferredTransport, additionalInterfaces and protocolVersion for the JSON-RPC interface; the v1.0 fields stay', async () => {
+describe('the served card, discoverable by v0.3 clients (v03Discovery on)', () => {
+  it('is a pure v1.0 card by default: none of the v0.3 fields', async () => {
     server = await startServer();
+    const card = await fetchCard(server);
+    for (const field of ['url', 'preferredTransport', 'additionalInterfaces', 'protocolVersion', 'supportsAuthenticatedExtendedCard']) expect(card).not.toHaveProperty(field);
+    expect(card.supportedInterfaces).toEqual(httpInterfaces(server.url));
+  });
+
+  it('adds url, preferredTransport, additionalInterfaces and protocolVersion for the JSON-RPC interface; the v1.0 fields stay', async () => {
+    server = await startServer(V03);
     const card = await fetchCard(server);
     expect(card).toMatchObject({
       protocolVersion: '0.3.0',
@@ -37,17 +47,18 @@ describe('the served card, discoverable by v0.3 clients', () => {
   });
 
   it("derives the ETag from the card as served, so it changes with the added fields", async () => {
-    server = await startServer();
+    server = await startServer(V03);
     const response = await fetch(`${server.url}/.well-known/agent-card.json`);
     const served = await response.text();
     const plain = { ...CARD, supportedInterfaces: httpInterfaces(server.url) };
-    expect(response.headers.get('etag')).toBe(new AgentCardEndpoint(JSON.parse(served), 300).etag);
-    expect(response.headers.get('etag')).not.toBe(new AgentCardEndpoint(plain, 300).etag);
+    expect(response.headers.get('etag')).toBe(new AgentCardEndpoint(JSON.parse(served), CACHING).etag);
+    expect(response.headers.get('etag')).not.toBe(new AgentCardEndpoint(plain, CACHING).etag);
   });
 
   it('offers gRPC, WebSocket and HTTP+JSON entries to v0.3 clients only when the card declares them at 0.x', async () => {
     const grpc03 = { url: 'grpc://127.0.0.1:9', protocolBinding: 'GRPC', protocolVersion: '0.3' };
     server = await startServer({
+      ...V03,
       card: (url) =>
         withInterfaces([
           ...httpInterfaces(url),
@@ -66,7 +77,7 @@ describe('the served card, discoverable by v0.3 clients', () => {
 
   it('keeps the v0.3 fields a card already sets', async () => {
     const own = { url: 'https://agent.example/rpc', preferredTransport: 'JSONRPC', protocolVersion: '0.3.1' };
-    server = await startServer({ card: (url) => withInterfaces(httpInterfaces(url), own) });
+    server = await startServer({ ...V03, card: (url) => withInterfaces(httpInterfaces(url), own) });
     const card = await fetchCard(server);
     expect(card).toMatchObject(own);
     expect(card.additionalInterfaces).toBeUndefined();
@@ -100,7 +111,7 @@ describe('the served card, discoverable by v0.3 clients', () => {
   it('adds nothing when no interface speaks 0.3 (JSON-RPC off)', async () => {
     const card = withInterfaces(httpInterfaces('http://h'));
     expect(withV03Discovery(card, undefined)).toBe(card);
-    server = await startServer({ jsonRpcPath: false });
+    server = await startServer({ ...V03, jsonRpcPath: false });
     const served = await fetchCard(server);
     expect(served.url).toBeUndefined();
     expect(served.protocolVersion).toBeUndefined();
@@ -114,7 +125,7 @@ describe('a signed card', () => {
     expect(withV03Discovery(plain, '/a2a/jsonrpc')).toHaveProperty('url');
     const signed = await signAgentCard(plain, { privateKey, alg: 'ES256', kid: 'card-key' });
     expect(withV03Discovery(signed, '/a2a/jsonrpc')).toBe(signed);
-    server = await startServer({ card: signed });
+    server = await startServer({ ...V03, card: signed });
     const response = await fetch(`${server.url}/.well-known/agent-card.json`);
     const text = await response.text();
     expect(text).toBe(JSON.stringify(signed));
@@ -126,7 +137,7 @@ describe('a signed card', () => {
 
 describe('v0.3 discovery from the card alone', () => {
   it('a bare v0.3 client: fetch the card, POST message/send to card.url without A2A-Version', async () => {
-    server = await startServer();
+    server = await startServer(V03);
     const card = await fetchCard(server);
     expect(card.preferredTransport).toBe('JSONRPC');
     const response = await fetch(card.url, {
@@ -144,7 +155,7 @@ describe('v0.3 discovery from the card alone', () => {
   });
 
   it("@a2a-js/sdk's v0.3 card parser and v0.3 JSON-RPC transport reach the agent; its v1.0 resolver still reads supportedInterfaces", async () => {
-    server = await startServer();
+    server = await startServer(V03);
     const raw = await fetchCard(server);
     // a2a-js reads a card carrying both shapes as v1.0 ...
     expect(isLegacyAgentCard(raw)).toBe(false);
