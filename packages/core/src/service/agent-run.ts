@@ -129,7 +129,14 @@ export class AgentRunner {
     const closing = handle.reason instanceof ServiceClosing;
     // The agent settled its task itself: what happens to the task now (a continuation may be under way) is not this run's.
     if (handle.settled && error === undefined && !closing) return;
-    const current = this.engine.peek(task.id) ?? (await this.engine.get(task.id));
+    let current;
+    try {
+      current = this.engine.peek(task.id) ?? (await this.engine.get(task.id));
+    } catch (readError) {
+      // The store cannot be read (its database is down, say): the task stays as stored, for a restart's recover to settle.
+      this.logger?.error('could not read the task to settle it after its run', { taskId: task.id, error: String(readError) });
+      return;
+    }
     if (!current || isTerminal(current.task.status.state)) return;
     if (handle.aborted && !closing) return;
     if (closing) error = handle.reason;
