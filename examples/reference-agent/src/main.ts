@@ -2,13 +2,11 @@
 // `pnpm start`: the reference agent on every transport. Prints what it serves
 // and how to talk to it; stops cleanly on SIGINT/SIGTERM.
 import { redactUrl } from '@taskwire/postgres';
+import { consoleLogger } from './console-logger.js';
 import { parseOptions, USAGE } from './options.js';
 import { serveAll } from './serve-all.js';
 
-const logger = {
-  warn: (message: string, meta?: Record<string, unknown>) => console.warn(`warn: ${message}`, meta ?? ''),
-  error: (message: string, meta?: Record<string, unknown>) => console.error(`error: ${message}`, meta ?? ''),
-};
+const logger = consoleLogger();
 
 let options;
 try {

@@ -72,7 +72,7 @@ describe('interceptors', () => {
     };
     const client = new A2AClient(slowTransport, {
       clock,
-      interceptors: [timingInterceptor((t) => timings.push(t)), loggingInterceptor({ warn: (m) => warnings.push(m), error: () => {} })],
+      interceptors: [timingInterceptor((t) => timings.push(t)), loggingInterceptor({ warn: (_fields, m) => warnings.push(m ?? ''), error: () => {} })],
     });
     await client.sendMessage(message('echo hi'));
     await client.getTask({ id: 'nope' }).catch(() => {});

@@ -137,8 +137,8 @@ export function loggingInterceptor(logger: Logger): Interceptor {
   return {
     after(call, outcome) {
       const meta = { method: call.method, attempt: call.attempt, durationMs: outcome.durationMs, events: outcome.events };
-      if (outcome.ok) logger.debug?.(`A2A ${call.method} succeeded`, meta);
-      else logger.warn(`A2A ${call.method} failed: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`, meta);
+      if (outcome.ok) logger.debug?.(meta, `A2A ${call.method} succeeded`);
+      else logger.warn(meta, `A2A ${call.method} failed: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`);
     },
   };
 }

@@ -62,7 +62,7 @@ export async function* pollTask(taskId: string, read: () => Promise<Task>, optio
     } catch (error) {
       if (!isTransient(error) || signal?.aborted) throw error;
       retryAfterMs = retryAfterOf(error);
-      options.logger?.warn(`Reading task ${taskId} failed (${(error as Error).message}); polling on`, { taskId });
+      options.logger?.warn({ taskId }, `Reading task ${taskId} failed (${(error as Error).message}); polling on`);
       continue;
     }
     yield last;

@@ -107,10 +107,10 @@ export async function* resumableStream<M extends StreamMethodName>(
       );
     }
     const delay = backoffDelay(drops - 1, backoff, options.random ?? Math.random, retryAfterOf(dropped));
-    options.logger?.warn(`The stream of task ${taskId} dropped; resuming after sequence ${last ?? 'none'} in ${delay} ms`, {
+    options.logger?.warn({
       taskId,
       afterSequence: last,
-    });
+    }, `The stream of task ${taskId} dropped; resuming after sequence ${last ?? 'none'} in ${delay} ms`);
     await clock.sleep(delay, options.signal);
     resumed = true;
     const resumeFrom = sequenced && last !== undefined ? { afterSequence: last } : {};

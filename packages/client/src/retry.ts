@@ -58,10 +58,10 @@ export function withRetry(transport: Transport, options: RetryOptions = {}): Tra
           if (attempt + 1 >= attempts || !transient(error) || callOptions?.signal?.aborted) throw error;
           const delay = backoffDelay(attempt, backoff, random, retryAfterOf(error));
           if (clock.now() - started + delay > backoff.maxTotalMs) throw error;
-          options.logger?.warn(`A2A ${method} failed (${error instanceof Error ? error.message : String(error)}); retrying in ${delay} ms`, {
+          options.logger?.warn({
             method,
             attempt,
-          });
+          }, `A2A ${method} failed (${error instanceof Error ? error.message : String(error)}); retrying in ${delay} ms`);
           await clock.sleep(delay, callOptions?.signal);
         }
       }

@@ -16,3 +16,4 @@ export { RemovalListeners } from './store/removal-listeners.js';
 export * from './compat/index.js';
 export * from './push/index.js';
 export * from './card-signing/index.js';
+export * from './observability/index.js';

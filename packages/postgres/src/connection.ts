@@ -79,6 +79,6 @@ export function connect(options: PostgresConnectionOptions, owner: string): Conn
     keepAlive: true,
     application_name: 'taskwire',
   });
-  pool.on('error', (error) => options.logger?.warn('Taskwire postgres: an idle connection was lost; the pool opens a new one when needed', { error: error.message }));
+  pool.on('error', (error) => options.logger?.warn({ error: error.message }, 'Taskwire postgres: an idle connection was lost; the pool opens a new one when needed'));
   return { pool, owned: true, schema, qualified, where: redactUrl(options.connectionString!) };
 }

@@ -73,7 +73,7 @@ export class EventRetention {
     if (this.options.maxEventAgeMs === undefined) return;
     this.timer = setInterval(() => {
       this.sweep().catch((error: unknown) =>
-        this.logger?.warn('Taskwire postgres: the event retention sweep failed; it runs again later', { error: String(error) }),
+        this.logger?.warn({ error: String(error) }, 'Taskwire postgres: the event retention sweep failed; it runs again later'),
       );
     }, this.options.sweepIntervalMs);
     this.timer.unref();

@@ -63,7 +63,7 @@ function toStatus(error: unknown, method: MethodName, logger: Logger | undefined
   if (A2AError.is(error)) {
     a2a = error;
   } else {
-    logger?.error(`gRPC ${method} failed`, { error });
+    logger?.error({ error }, `gRPC ${method} failed`);
     a2a = new A2AError('Internal', `The agent failed while handling ${method}; the server log has the details`);
   }
   a2a = forTrailers(a2a);

@@ -17,7 +17,7 @@ afterEach(async () => {
 describe('a client that vanishes in the middle of its request body', () => {
   it.each(['/a2a/jsonrpc', '/a2a/rest/message:send'])('%s: is not reported as a server failure, and the server serves on', async (path) => {
     const errors: unknown[] = [];
-    const logger: Logger = { warn() {}, error: (message, meta) => errors.push({ message, meta }) };
+    const logger: Logger = { warn() {}, error: (meta, message) => errors.push({ message, meta }) };
     server = await startServer({ logger });
     const requestClosed = new Promise<void>((resolve) => server.server.once('request', (req: IncomingMessage) => req.once('close', resolve)));
     const socket = connect(server.port, '127.0.0.1');

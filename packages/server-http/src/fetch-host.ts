@@ -78,7 +78,7 @@ export function fetchHandler(handle: CoreHandle, maxBodyBytes: number, logger: L
       const empty = reply.body === '' || reply.status === 204 || reply.status === 304 || neutral.method === 'HEAD';
       return new Response(empty ? null : reply.body, { status: reply.status, headers: reply.headers });
     } catch (error) {
-      logger?.error('The A2A fetch handler failed', { error });
+      logger?.error({ error }, 'The A2A fetch handler failed');
       return new Response(null, { status: 500 });
     }
   };

@@ -125,7 +125,7 @@ export function nodeHandler(handle: CoreHandle, maxBodyBytes: number, logger: Lo
         return answer.kind === 'text' ? writeText(res, answer, state) : writeStream(res, answer, state);
       })
       .catch((error: unknown) => {
-        logger?.error('The A2A node handler failed', { error });
+        logger?.error({ error }, 'The A2A node handler failed');
         if (res.headersSent) res.destroy();
         else res.writeHead(500, { 'content-length': '0', connection: 'close' }).end();
       });

@@ -24,7 +24,7 @@ export function emptyReply(status: number, headers: Record<string, string> = {})
  */
 export function asA2AError(error: unknown, logger: Logger | undefined): A2AError {
   if (A2AError.is(error)) return error;
-  logger?.error('Unexpected error while serving an A2A request', { error });
+  logger?.error({ error }, 'Unexpected error while serving an A2A request');
   return new A2AError('Internal', 'The agent failed to handle the request; its server log has the details');
 }
 

@@ -119,7 +119,7 @@ export function attachWebSocket(options: AttachOptions): WebSocketEndpoint {
     },
     ...(keepAlive && { keepAlive }),
     onError: ({ error, path: procedure }) => {
-      if (isUnexpected(error)) logger?.error('A2A WebSocket call failed', { procedure, error: error.cause ?? error });
+      if (isUnexpected(error)) logger?.error({ procedure, error: error.cause ?? error }, 'A2A WebSocket call failed');
     },
   });
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {

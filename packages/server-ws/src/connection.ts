@@ -85,10 +85,10 @@ export function guardConnection(socket: WebSocket, transport: Duplex, limits: Co
     if (socket.bufferedAmount > limits.maxBufferedBytes) flush();
     if (socket.bufferedAmount > limits.maxBufferedBytes) {
       overflowed = true;
-      logger?.warn('Disconnecting a WebSocket reader that does not keep up', {
+      logger?.warn({
         bufferedAmount: socket.bufferedAmount,
         maxBufferedBytes: limits.maxBufferedBytes,
-      });
+      }, 'Disconnecting a WebSocket reader that does not keep up');
       socket.terminate();
       return;
     }

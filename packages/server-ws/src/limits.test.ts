@@ -11,8 +11,8 @@ function watchingLogger() {
   const warnings: { message: string; meta?: Record<string, unknown> }[] = [];
   let notify: (() => void) | undefined;
   const logger: Logger = {
-    warn(message, meta) {
-      warnings.push({ message, ...(meta && { meta }) });
+    warn(meta, message) {
+      warnings.push({ message: message ?? '', meta });
       notify?.();
     },
     error() {},

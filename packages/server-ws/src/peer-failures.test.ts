@@ -26,7 +26,7 @@ describe('a peer that breaks the WebSocket protocol', () => {
     ['a text frame that is not UTF-8', NOT_UTF8, 1007],
   ])('%s: its connection closes with %#, nothing is logged as a server failure, the server serves on', async (_name, bytes, code) => {
     const errors: unknown[] = [];
-    const logger: Logger = { warn() {}, error: (message, meta) => errors.push({ message, meta }) };
+    const logger: Logger = { warn() {}, error: (meta, message) => errors.push({ message, meta }) };
     service = referenceService();
     server = await serveWebSocket({ service, logger });
     const bad = await RawSocket.open(server.url);

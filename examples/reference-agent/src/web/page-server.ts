@@ -92,7 +92,7 @@ export function createWebPage(options: WebPageOptions = {}): WebPage {
   const bundled = script.then(
     (code): Asset => ({ type: 'text/javascript; charset=utf-8', body: Buffer.from(code) }),
     (error: Error) => {
-      options.logger?.error('The web page script did not bundle: the page at / will not work', { error: error.message });
+      options.logger?.error({ error: error.message }, 'The web page script did not bundle: the page at / will not work');
       return error;
     },
   );

@@ -15,10 +15,12 @@ export interface RunStart {
   readonly task: Task;
   readonly message: Message;
   readonly isContinuation: boolean;
-  /** The W3C traceparent of the request that started (or continued) this run. */
-  readonly startedBy?: string | undefined;
-  /** The W3C traceparent stored with the task: the request that created it. */
-  readonly origin?: string | undefined;
+  /**
+   * W3C traceparents: `startedBy`, the request that started (or continued)
+   * this run; `origin`, the one stored with the task (the request that
+   * created it).
+   */
+  readonly trace?: { readonly startedBy?: string | undefined; readonly origin?: string | undefined } | undefined;
 }
 
 const now = () => performance.now();
@@ -88,8 +90,7 @@ export class RunObservation {
     }
     this.observer.ended(this.task.id, this);
     const fields = { taskId: this.task.id, contextId: this.task.contextId, state, durationMs: Math.round(elapsed), ...this.logIds };
-    if (error !== undefined) this.observer.logger?.warn({ ...fields, error: String(error) }, 'agent run failed');
-    else this.observer.logger?.info?.(fields, 'agent run ended');
+    this.observer.logger?.info?.(error === undefined ? fields : { ...fields, error: String(error) }, 'agent run ended');
   }
 }
 
@@ -112,11 +113,13 @@ export class RunObserver {
     const tracer = this.telemetry.tracer();
     const instruments = this.telemetry.instruments();
     if (tracer === undefined && instruments === undefined && this.logger === undefined) return undefined;
-    const parentSpan = parseTraceparent(run.startedBy);
+    const startedBy = run.trace?.startedBy;
+    const origin = run.trace?.origin;
+    const parentSpan = parseTraceparent(startedBy);
     const parent = parentSpan ? withSpan(this.telemetry.active(), remoteSpan(parentSpan)) : this.telemetry.active();
     let span: SpanLike | undefined;
     if (tracer) {
-      const links = [link(run.startedBy, LINK_KIND.startedBy), run.origin !== run.startedBy ? link(run.origin, LINK_KIND.taskOrigin) : undefined];
+      const links = [link(startedBy, LINK_KIND.startedBy), origin !== startedBy ? link(origin, LINK_KIND.taskOrigin) : undefined];
       const attributes: Attributes = {
         [ATTR.operationName]: INVOKE_AGENT,
         [ATTR.agentName]: this.agentName,

@@ -2,6 +2,7 @@ import { isTerminal } from '../schema/index.js';
 import type { CommitRequest, CommitResult, TaskStore } from '../store/task-store.js';
 import { VersionConflictError } from '../store/task-store.js';
 import { ATTR } from './attributes.js';
+import type { Instruments } from './instruments.js';
 import type { Telemetry } from './telemetry.js';
 
 const now = () => performance.now();
@@ -16,9 +17,7 @@ const now = () => performance.now();
  */
 export function measuredStore(store: TaskStore, telemetry: Telemetry): TaskStore {
   if (!telemetry.enabled) return store;
-  const commit = async (request: CommitRequest): Promise<CommitResult> => {
-    const instruments = telemetry.instruments();
-    if (instruments === undefined) return store.commit(request);
+  const measured = async (request: CommitRequest, instruments: Instruments): Promise<CommitResult> => {
     const started = now();
     try {
       const result = await store.commit(request);
@@ -32,6 +31,11 @@ export function measuredStore(store: TaskStore, telemetry: Telemetry): TaskStore
       if (conflict) instruments.storeVersionConflicts.add(1);
       throw error;
     }
+  };
+  // Unmeasured commits go straight to the store (no extra promise, no extra turn).
+  const commit = (request: CommitRequest): Promise<CommitResult> => {
+    const instruments = telemetry.instruments();
+    return instruments === undefined ? store.commit(request) : measured(request, instruments);
   };
   const bound = new Map<PropertyKey, unknown>();
   return new Proxy(store, {

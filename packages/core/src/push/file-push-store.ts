@@ -185,10 +185,10 @@ export class FilePushConfigStore implements PushConfigStore {
     });
     if (this.writer.size >= this.nextCompactionAt && !this.compaction && !this.closed) {
       this.startCompaction().catch((error: unknown) =>
-        this.options.logger?.warn('Taskwire push store: compaction failed; the log keeps growing and compaction is retried later', {
+        this.options.logger?.warn({
           path: this.path,
           error: error instanceof Error ? error.message : String(error),
-        }),
+        }, 'Taskwire push store: compaction failed; the log keeps growing and compaction is retried later'),
       );
     }
     return stored;

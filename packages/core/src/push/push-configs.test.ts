@@ -32,7 +32,7 @@ const mallory: CallContext = { principal: { id: 'mallory' } };
 
 function setup(push: PushOptions | null = { store: createMemoryPushConfigStore() }, pushCapability = true) {
   const warnings: string[] = [];
-  const logger = { warn: (m: string) => void warnings.push(m), error: (m: string) => void warnings.push(m) };
+  const logger = { warn: (_fields: object, m?: string) => void warnings.push(m ?? ''), error: (_fields: object, m?: string) => void warnings.push(m ?? '') };
   const service = new TaskService({ store: createMemoryTaskStore(), agent, card: card(pushCapability), ...(push && { push }), logger });
   return { service, warnings, as: (context: CallContext) => inMemoryTransport(service, context) };
 }

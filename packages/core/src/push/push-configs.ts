@@ -58,7 +58,7 @@ export class PushConfigMethods {
     // A task the store deletes or evicts takes its configs with it (a store without onRemoved leaves them to the delivery).
     this.unwatch = host.tasks.onRemoved?.((taskId) => {
       this.store.deleteTask(taskId).catch((error: unknown) => {
-        host.logger?.warn('Taskwire push: could not delete the push configs of a removed task', { taskId, error: String(error) });
+        host.logger?.warn({ taskId, error: String(error) }, 'Taskwire push: could not delete the push configs of a removed task');
       });
     });
     const delivery = options.delivery;

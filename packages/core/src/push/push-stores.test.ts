@@ -21,9 +21,9 @@ runPushConfigStoreConformance(
   { durable: true },
 );
 
-function warnings(): { warn(message: string, meta?: object): void; seen: string[] } {
+function warnings(): { warn(fields: object, message?: string): void; seen: string[] } {
   const seen: string[] = [];
-  return { seen, warn: (message) => void seen.push(message) };
+  return { seen, warn: (_fields, message) => void seen.push(message ?? '') };
 }
 
 describe('FilePushConfigStore', () => {

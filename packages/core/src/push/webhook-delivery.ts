@@ -1,4 +1,7 @@
 import { setMaxListeners } from 'node:events';
+import { PushMetrics } from '../observability/push-metrics.js';
+import type { TelemetrySetting } from '../observability/telemetry.js';
+import { resolveTelemetry } from '../observability/telemetry.js';
 import type { Logger } from '../service/agent-run.js';
 import type { StoredEvent } from '../store/task-store.js';
 import type { Clock, RetryPolicy } from './backoff.js';
@@ -32,6 +35,12 @@ export interface WebhookDeliveryOptions {
   readonly userAgent?: string;
   /** Told about dead letters (warn) and unexpected errors (error). */
   readonly logger?: Logger;
+  /**
+   * Where attempt, failure and dead-letter counts go
+   * (`taskwire.push.delivery.attempts`, `...failures`, `taskwire.push.dead_letters`);
+   * default: the OpenTelemetry SDK the process registered, if any.
+   */
+  readonly telemetry?: TelemetrySetting;
 }
 
 /** Counters of a {@link WebhookDelivery}. */
@@ -84,10 +93,12 @@ export class WebhookDelivery implements PushDelivery {
   private closed = false;
   private redeliveries: Promise<void> = Promise.resolve();
   private readonly counters = { attempts: 0, delivered: 0, failures: 0, deadLetters: 0 };
+  private readonly metrics: PushMetrics;
 
   constructor(private readonly options: WebhookDeliveryOptions = {}) {
     this.guard = createWebhookGuard({ allow: options.allow, lookup: options.lookup });
     const clock = (this.clock = options.clock ?? systemClock);
+    this.metrics = new PushMetrics(resolveTelemetry(options.telemetry));
     this.slots = new ConcurrencyLimit(positive(options.concurrency ?? 32, 'concurrency'));
     this.sending = {
       slots: this.slots,
@@ -95,6 +106,7 @@ export class WebhookDelivery implements PushDelivery {
       clock,
       random: options.random ?? Math.random,
       counters: this.counters,
+      metrics: this.metrics,
       closed: () => this.closed,
       attempt: {
         guard: this.guard,
@@ -185,7 +197,7 @@ export class WebhookDelivery implements PushDelivery {
       .catch((error: unknown) => {
         if (this.closed) return;
         if (onError) onError(error);
-        else this.options.logger?.error('Taskwire push: could not read the push configs; delivery resumes on the next event', { error: message(error) });
+        else this.options.logger?.error({ error: message(error) }, 'Taskwire push: could not read the push configs; delivery resumes on the next event');
       })
       .finally(() => {
         if (--this.busy === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
@@ -215,11 +227,11 @@ export class WebhookDelivery implements PushDelivery {
         }
       },
       (error) =>
-        this.options.logger?.error('Taskwire push: delivery to a config stopped after an unexpected error; it resumes on the next event or restart', {
+        this.options.logger?.error({
           taskId,
           configId,
           error: message(error),
-        }),
+        }, 'Taskwire push: delivery to a config stopped after an unexpected error; it resumes on the next event or restart'),
     );
   }
 
@@ -269,13 +281,14 @@ export class WebhookDelivery implements PushDelivery {
     const letter: PushDeadLetter = { taskId, configId, url, sequence, ...detail, at: new Date(this.clock.now()).toISOString() };
     await this.source!.configs.deadLetter(letter);
     this.counters.deadLetters++;
-    this.options.logger?.warn('Taskwire push: gave up on a notification; it is kept as a dead letter (see listDeadLetters)', {
+    this.metrics.deadLetter();
+    this.options.logger?.warn({
       taskId,
       configId,
       sequence,
       attempts: detail.attempts,
       error: detail.error,
-    });
+    }, 'Taskwire push: gave up on a notification; it is kept as a dead letter (see listDeadLetters)');
   }
 }
 

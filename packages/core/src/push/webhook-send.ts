@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../store/task-store.js';
 import type { Clock, RetryPolicy } from './backoff.js';
 import { retryDelay } from './backoff.js';
+import type { PushMetrics } from '../observability/push-metrics.js';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
 import type { PushConfigStore } from './push-config-store.js';
 import type { AttemptDeps } from './webhook-attempt.js';
@@ -28,6 +29,8 @@ export interface SendDeps {
   readonly random: () => number;
   /** Incremented per attempt, acknowledgement and failure. */
   readonly counters: { attempts: number; delivered: number; failures: number };
+  /** Told about every attempt's outcome (the delivery's OpenTelemetry counters). */
+  readonly metrics?: PushMetrics | undefined;
   /** True once the delivery is closing. */
   readonly closed: () => boolean;
 }
@@ -53,6 +56,7 @@ export async function sendWithRetries(deps: SendDeps, taskId: string, configId: 
     deps.counters.attempts++;
     const outcome = await attemptDelivery(entry.config, event, deps.attempt).finally(() => deps.slots.release());
     if (outcome.kind === 'stopped') return outcome;
+    deps.metrics?.attempt(outcome.kind === 'acknowledged');
     if (outcome.kind === 'acknowledged') {
       deps.counters.delivered++;
       return outcome;

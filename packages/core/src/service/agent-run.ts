@@ -5,17 +5,14 @@ import { A2AError } from '../errors.js';
 import type { LifecycleEvent } from '../lifecycle/index.js';
 import type { Message, Task, TaskStatus } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
+import type { Logger } from '../observability/logger.js';
+import type { RunObservation, RunObserver } from '../observability/run-observer.js';
 import type { Principal } from './call-context.js';
 import { RunContext, RunHandle } from './run-context.js';
 import type { TaskEngine } from './task-engine.js';
 import { TransitionFailure } from './task-engine.js';
 
-/** A logger a library can write to; every method is optional to implement as a no-op. */
-export interface Logger {
-  debug?(message: string, meta?: Record<string, unknown>): void;
-  warn(message: string, meta?: Record<string, unknown>): void;
-  error(message: string, meta?: Record<string, unknown>): void;
-}
+export type { Logger };
 
 /** The abort reason of runs stopped by the service shutting down. */
 export class ServiceClosing extends Error {
@@ -35,6 +32,8 @@ export interface RunInput {
   readonly referencedTasks: readonly Task[];
   readonly principal: Principal | undefined;
   readonly isContinuation: boolean;
+  /** Trace context (W3C traceparents): the request that started this run, and the one that created the task. */
+  readonly trace?: { readonly startedBy?: string | undefined; readonly origin?: string | undefined } | undefined;
 }
 
 /**
@@ -52,6 +51,7 @@ export class AgentRunner {
     private readonly agent: Agent,
     private readonly newId: () => string,
     private readonly logger?: Logger,
+    private readonly observer?: RunObserver,
   ) {}
 
   /** True while an agent run for `taskId` is in progress. */
@@ -82,6 +82,7 @@ export class AgentRunner {
       try {
         await this.engine.apply(taskId, this.toLifecycle(current.task, build.status('TASK_STATE_FAILED', ABANDONED)));
         failed.push(taskId);
+        this.observer?.recovered(taskId, current.trace);
       } catch (error) {
         // Settled meanwhile (canceled, say): nothing left to recover.
         if (!(error instanceof TransitionFailure)) throw error;
@@ -95,17 +96,18 @@ export class AgentRunner {
     const taskId = input.task.id;
     const handle = new RunHandle();
     this.controllers.set(taskId, handle);
-    return this.run(input, handle).finally(() => {
+    const observation = this.observer?.start(input);
+    return this.run(input, handle, observation).finally(() => {
       if (this.controllers.get(taskId) === handle) this.controllers.delete(taskId);
       this.engine.deactivate(taskId);
     });
   }
 
-  private async run(input: RunInput, handle: RunHandle): Promise<void> {
-    const context = this.context(input, handle);
+  private async run(input: RunInput, handle: RunHandle, observation: RunObservation | undefined): Promise<void> {
+    const context = this.context(input, handle, observation);
     let outcome: unknown;
     try {
-      const result = this.agent(context);
+      const result = observation ? observation.with(() => this.agent(context)) : this.agent(context);
       if (result && typeof (result as AsyncIterable<AgentEvent>)[Symbol.asyncIterator] === 'function') {
         for await (const event of result as AsyncIterable<AgentEvent>) {
           if (handle.aborted) break;
@@ -118,12 +120,13 @@ export class AgentRunner {
       outcome = error;
     }
     await this.finish(input.task, handle, outcome);
+    observation?.end(this.engine.peek(input.task.id)?.task, outcome);
   }
 
   /** Completes a task the agent left unsettled, or fails it after a throw. */
   private async finish(task: Task, handle: RunHandle, error: unknown): Promise<void> {
     if (handle.replied) {
-      if (error !== undefined) this.logger?.warn('agent run failed after it replied', { error: String(error) });
+      if (error !== undefined) this.logger?.warn({ error: String(error) }, 'agent run failed after it replied');
       return;
     }
     const closing = handle.reason instanceof ServiceClosing;
@@ -134,7 +137,7 @@ export class AgentRunner {
       current = this.engine.peek(task.id) ?? (await this.engine.get(task.id));
     } catch (readError) {
       // The store cannot be read (its database is down, say): the task stays as stored, for a restart's recover to settle.
-      this.logger?.error('could not read the task to settle it after its run', { taskId: task.id, error: String(readError) });
+      this.logger?.error({ taskId: task.id, error: String(readError) }, 'could not read the task to settle it after its run');
       return;
     }
     if (!current || isTerminal(current.task.status.state)) return;
@@ -147,16 +150,16 @@ export class AgentRunner {
         : closing
           ? (error as Error).message
           : `The agent failed: ${error instanceof Error ? error.message : String(error)}`;
-    if (error !== undefined) this.logger?.warn('agent run failed', { taskId: task.id, error: String(error) });
+    if (error !== undefined) this.logger?.warn({ taskId: task.id, error: String(error) }, 'agent run failed');
     const state = error === undefined ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_FAILED';
     try {
       await this.engine.apply(task.id, this.toLifecycle(current.task, build.status(state, say)));
     } catch (finishError) {
-      this.logger?.error('could not settle task after its run', { taskId: task.id, error: String(finishError) });
+      this.logger?.error({ taskId: task.id, error: String(finishError) }, 'could not settle task after its run');
     }
   }
 
-  private context(input: RunInput, handle: RunHandle): RunContext {
+  private context(input: RunInput, handle: RunHandle, observation: RunObservation | undefined): RunContext {
     const taskId = input.task.id;
     const emit = async (event: AgentEvent): Promise<void> => {
       if (handle.replied) {
@@ -167,7 +170,9 @@ export class AgentRunner {
         return;
       }
       try {
-        const applied = await this.engine.apply(taskId, this.toLifecycle(input.task, event));
+        const lifecycle = this.toLifecycle(input.task, event);
+        const applied = await this.engine.apply(taskId, lifecycle);
+        observation?.event(lifecycle);
         if (isSettled(applied.record.task.status.state)) handle.settled = true;
       } catch (error) {
         if (error instanceof TransitionFailure) {

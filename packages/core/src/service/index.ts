@@ -8,6 +8,6 @@ export type { TaskOutcome } from './task-outcomes.js';
 export { DEFAULT_NEW_TASK_WINDOW_MS } from './task-intake.js';
 export { EventHub, Subscription } from './event-hub.js';
 export { KeyedLock } from './keyed-lock.js';
-export type { Logger, RunInput } from './agent-run.js';
+export type { RunInput } from './agent-run.js';
 export * from './coordination.js';
 export { RemoteFeed } from './remote-feed.js';

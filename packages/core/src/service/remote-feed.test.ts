@@ -96,7 +96,7 @@ describe('RemoteFeed', () => {
     const flaky = { ...store, readEvents: (id: string, after: number, limit?: number) => (failing ? Promise.reject(new Error('db down')) : store.readEvents(id, after, limit)) };
     const delivered: number[] = [];
     const feed = new RemoteFeed(coordinator, flaky as never, (_id, events) => delivered.push(...events.map((e) => e.sequence)), {
-      warn: (message) => warnings.push(message),
+      warn: (_fields, message) => warnings.push(message ?? ''),
       error: () => {},
     });
     feed.follow('t1', await commitElsewhere(store, 0));

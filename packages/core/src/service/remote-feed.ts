@@ -96,7 +96,7 @@ export class RemoteFeed {
         this.deliver(taskId, fresh);
       }
     } catch (error) {
-      this.logger?.warn('could not read the events another process committed; trying again at the next wake-up', { taskId, error: String(error) });
+      this.logger?.warn({ taskId, error: String(error) }, 'could not read the events another process committed; trying again at the next wake-up');
     }
   }
 }

@@ -5,6 +5,7 @@ import { METHODS } from '../methods.js';
 import { readProtoJsonParams } from '../protojson/normalize.js';
 import type { PushOptions } from '../push/push-config-store.js';
 import type { AgentCard } from '../schema/index.js';
+import type { TelemetrySetting } from '../observability/telemetry.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { Logger } from './agent-run.js';
 import type { CallContext } from './call-context.js';
@@ -34,7 +35,19 @@ export interface TaskServiceOptions {
    * otherwise they answer PushNotificationNotSupported.
    */
   readonly push?: PushOptions;
+  /**
+   * A structured (pino-shaped) logger: task lifecycle at `debug`/`info`
+   * (with task ids and trace ids), recovered failures at `warn`, unexpected
+   * ones at `error`. Taskwire never writes to `console`.
+   */
   readonly logger?: Logger;
+  /**
+   * OpenTelemetry: by default the SDK the process registered through
+   * `@opentelemetry/api` (nothing is recorded when none is); providers of
+   * your own; or `false` for none. The transports serving this service use
+   * it too. See {@link TelemetrySetting}.
+   */
+  readonly telemetry?: TelemetrySetting;
   /** Makes task, context and message ids (default: random version 4 UUIDs). */
   readonly newId?: () => string;
   /** The clock for status timestamps (default: the system clock). */

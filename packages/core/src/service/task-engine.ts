@@ -98,10 +98,11 @@ export class TaskEngine {
   /**
    * Holds a new task back (see the class comment): in memory, active, with
    * version 0 and no log, until its first event or {@link persist}. The
-   * caller chose a fresh id: the store must not have it.
+   * caller chose a fresh id: the store must not have it. `trace` (the
+   * creating request's traceparent) is stored with it.
    */
-  prepare(task: Task, owner: string): TaskRecord {
-    const record: TaskRecord = { task, owner, version: 0, lastSequence: 0 };
+  prepare(task: Task, owner: string, trace?: string): TaskRecord {
+    const record: TaskRecord = { task, owner, version: 0, lastSequence: 0, trace };
     this.active.set(task.id, record);
     this.outcomes.hold(task.id);
     return record;
@@ -153,12 +154,13 @@ export class TaskEngine {
    * Stores a new task; its log starts with the task itself (sequence 1).
    * With `activate`, the task is kept in memory from this commit on (as
    * {@link activate} does, but with no window for another commit in between).
+   * `trace` (the creating request's traceparent) is stored with it.
    */
-  create(task: Task, owner: string, activate = false): Promise<TaskRecord> {
+  create(task: Task, owner: string, activate = false, trace?: string): Promise<TaskRecord> {
     return this.lock.run(task.id, async () => {
       const events: StreamResponse[] = [{ task }];
-      const result = await this.store.commit({ task, expectedVersion: 0, owner, events });
-      const record: TaskRecord = { task, owner, version: result.version, lastSequence: result.lastSequence };
+      const result = await this.store.commit({ task, expectedVersion: 0, owner, events, trace });
+      const record: TaskRecord = { task, owner, version: result.version, lastSequence: result.lastSequence, trace };
       if (activate) this.active.set(task.id, record);
       this.publish(task.id, events, result.firstSequence);
       return record;
@@ -200,6 +202,7 @@ export class TaskEngine {
             owner: current.owner,
             version: committed.version,
             lastSequence: committed.lastSequence,
+            trace: current.trace,
           };
           if (activate || this.active.has(taskId)) this.active.set(taskId, record);
           this.publish(taskId, [wire], committed.firstSequence);
@@ -230,13 +233,13 @@ export class TaskEngine {
     const taskId = task.id;
     let result;
     try {
-      result = await this.store.commit({ task, expectedVersion: 0, owner: held.owner, events });
+      result = await this.store.commit({ task, expectedVersion: 0, owner: held.owner, events, trace: held.trace });
     } catch (error) {
       this.active.delete(taskId);
       this.outcomes.failed(taskId, error);
       throw error;
     }
-    const record: TaskRecord = { task, owner: held.owner, version: result.version, lastSequence: result.lastSequence };
+    const record: TaskRecord = { task, owner: held.owner, version: result.version, lastSequence: result.lastSequence, trace: held.trace };
     this.active.set(taskId, record);
     this.publish(taskId, events, result.firstSequence);
     this.outcomes.created(taskId, { record });

@@ -1,5 +1,7 @@
 import { A2AError, taskNotFound } from '../errors.js';
 import { createTask } from '../lifecycle/index.js';
+import type { RunObserver } from '../observability/run-observer.js';
+import { callTraceOf } from '../observability/server-call.js';
 import type { PushConfigMethods } from '../push/push-configs.js';
 import type { SendMessageRequest, Task } from '../schema/index.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
@@ -25,6 +27,8 @@ export interface IntakeHost {
   /** Every agent run in progress (the service waits for them when it closes). */
   readonly runs: Set<Promise<void>>;
   readonly logger: Logger | undefined;
+  /** Telemetry of runs: a continuing message's span links to the task's origin. */
+  readonly observer: RunObserver;
 }
 
 /** A message taken in: the task it goes to, and the agent's start. */
@@ -64,7 +68,9 @@ export class TaskIntake {
     const push = params.configuration?.taskPushNotificationConfig && (await this.host.push().fromMessage(params, owner));
     let record: TaskRecord;
     let duplicate = false;
+    const traceparent = callTraceOf(context)?.traceparent;
     if (existing) {
+      this.host.observer.continued(existing.trace, callTraceOf(context));
       const applied = await this.continueTask(existing, params);
       record = applied.record;
       duplicate = applied.duplicate;
@@ -72,7 +78,7 @@ export class TaskIntake {
       const task = createTask(message, { taskId: message.taskId ?? this.host.newId(), contextId: message.contextId || this.host.newId(), timestamp: engine.timestamp() });
       const visibleAtOnce = message.taskId !== undefined || push !== undefined || params.configuration?.returnImmediately === true;
       // Active from its creation on: the run and settled waiters read it from memory.
-      record = visibleAtOnce ? await engine.create(task, owner, true) : engine.prepare(task, owner);
+      record = visibleAtOnce ? await engine.create(task, owner, true, traceparent) : engine.prepare(task, owner, traceparent);
     }
     if (push) {
       try {
@@ -91,14 +97,16 @@ export class TaskIntake {
     const { engine, runner } = this.host;
     const { message } = params;
     const taskId = record.task.id;
-    const input = { task: record.task, message, referencedTasks: [] as Task[], principal: context.principal, isContinuation };
+    const startedBy = callTraceOf(context)?.traceparent;
+    const trace = startedBy !== undefined || record.trace !== undefined ? { startedBy, origin: record.trace } : undefined;
+    const input = { task: record.task, message, referencedTasks: [] as Task[], principal: context.principal, isContinuation, trace };
     // Without referenceTaskIds the agent starts at once, with no hop through a store read.
     const started = message.referenceTaskIds?.length
       ? this.references(message.referenceTaskIds, ownerOf(context, params.tenant)).then(
           (referencedTasks) => runner.start({ ...input, referencedTasks }),
           (error: unknown) => {
             engine.deactivate(taskId);
-            this.host.logger?.error('could not read the referenced tasks; the agent was not started', { taskId, error: String(error) });
+            this.host.logger?.error({ taskId, error: String(error) }, 'could not read the referenced tasks; the agent was not started');
           },
         )
       : runner.start(input);
@@ -112,7 +120,7 @@ export class TaskIntake {
   private storeAfterWindow(taskId: string): void {
     const { engine } = this.host;
     const timer = setTimeout(() => {
-      engine.persist(taskId).catch((error: unknown) => this.host.logger?.error('could not store a new task', { taskId, error: String(error) }));
+      engine.persist(taskId).catch((error: unknown) => this.host.logger?.error({ taskId, error: String(error) }, 'could not store a new task'));
     }, this.host.newTaskWindowMs);
     const stop = () => clearTimeout(timer);
     engine.whenCreated(taskId)?.then(stop, stop);

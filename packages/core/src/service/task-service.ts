@@ -1,5 +1,10 @@
 import { A2AError, taskNotFound } from '../errors.js';
 import type { ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
+import { RunObserver } from '../observability/run-observer.js';
+import { callTraceOf } from '../observability/server-call.js';
+import { measuredStore } from '../observability/store-metrics.js';
+import type { Telemetry } from '../observability/telemetry.js';
+import { resolveTelemetry } from '../observability/telemetry.js';
 import { PushConfigMethods, pushNotSupported, pushSupported } from '../push/push-configs.js';
 import type { AgentCard, Message, SendMessageRequest, Task } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
@@ -26,6 +31,9 @@ import { parseParams } from './service-options.js';
  */
 export class TaskService implements A2AHandlers {
   readonly engine: TaskEngine;
+  /** Where the service and the transports serving it send spans and metrics (see `TaskServiceOptions.telemetry`). */
+  readonly telemetry: Telemetry;
+  private readonly observer: RunObserver;
   private readonly runner: AgentRunner;
   private readonly intake: TaskIntake;
   private readonly runs = new Set<Promise<void>>();
@@ -35,11 +43,13 @@ export class TaskService implements A2AHandlers {
     const newId = options.newId ?? randomId;
     const window = options.newTaskWindowMs ?? DEFAULT_NEW_TASK_WINDOW_MS;
     if (!(window >= 0 && window < Infinity)) throw new RangeError(`TaskService: newTaskWindowMs must be a finite number of ms, 0 or more (got ${window})`);
-    this.engine = new TaskEngine(options.store, options.now);
-    this.runner = new AgentRunner(this.engine, options.agent, newId, options.logger);
+    this.telemetry = resolveTelemetry(options.telemetry);
+    this.observer = new RunObserver(this.telemetry, options.logger, options.card?.name);
+    this.engine = new TaskEngine(measuredStore(options.store, this.telemetry), options.now);
+    this.runner = new AgentRunner(this.engine, options.agent, newId, options.logger, this.observer);
     const host = { tasks: options.store, hub: this.engine.hub, newId, visible: this.visible.bind(this), logger: options.logger };
     this.push = pushSupported(options.card, options.push) ? new PushConfigMethods(options.push, host) : undefined;
-    if (options.push && !this.push) options.logger?.warn('Taskwire: the push option is ignored because the card does not set capabilities.pushNotifications: true');
+    if (options.push && !this.push) options.logger?.warn({}, 'Taskwire: the push option is ignored because the card does not set capabilities.pushNotifications: true');
     this.intake = new TaskIntake({
       engine: this.engine,
       runner: this.runner,
@@ -50,6 +60,7 @@ export class TaskService implements A2AHandlers {
       push: () => this.requirePush(),
       runs: this.runs,
       logger: options.logger,
+      observer: this.observer,
     });
   }
 
@@ -151,6 +162,7 @@ export class TaskService implements A2AHandlers {
         statusUpdate: { taskId: params.id, contextId: record.task.contextId, status: { state: 'TASK_STATE_CANCELED' } },
       });
       this.runner.abort(params.id, `Task ${params.id} was canceled`);
+      this.observer.canceled(params.id, record.trace, callTraceOf(context));
       return this.project(applied.record.task);
     } catch (error) {
       if (!(error instanceof TransitionFailure)) throw error;
@@ -227,7 +239,7 @@ export class TaskService implements A2AHandlers {
    */
   async recover(): Promise<string[]> {
     const failed = await this.runner.failAbandoned((await this.options.store.unsettled?.()) ?? []);
-    if (failed.length > 0) this.options.logger?.warn(`Taskwire: failed ${failed.length} task(s) a stopped server left running`, { taskIds: failed });
+    if (failed.length > 0) this.options.logger?.warn({ taskIds: failed }, `Taskwire: failed ${failed.length} task(s) a stopped server left running`);
     return failed;
   }
 

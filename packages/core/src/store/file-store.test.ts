@@ -31,9 +31,9 @@ async function dump(store: TaskStore, ids: readonly string[]): Promise<unknown[]
   return Promise.all(ids.map(async (id) => [id, await store.get(id), await store.readEvents(id, 0)]));
 }
 
-function warnings(): { warn(message: string, meta?: object): void; seen: string[] } {
+function warnings(): { warn(fields: object, message?: string): void; seen: string[] } {
   const seen: string[] = [];
-  return { seen, warn: (message) => void seen.push(message) };
+  return { seen, warn: (_fields, message) => void seen.push(message ?? '') };
 }
 
 /** A small deterministic PRNG (mulberry32). */

@@ -90,7 +90,7 @@ export class FileTaskStore implements TaskStore {
     const limits = resolveBounds(options, Infinity, 'FileTaskStore');
     await mkdir(directory, { recursive: true });
     const lock = await acquireLock(directory, (previous) =>
-      options.logger?.warn('Taskwire file store: took over a lock left by a process that is gone', { directory, previous }),
+      options.logger?.warn({ directory, previous }, 'Taskwire file store: took over a lock left by a process that is gone'),
     );
     try {
       const state = new LiveState(maxEvents);
@@ -255,10 +255,10 @@ export class FileTaskStore implements TaskStore {
     const ratio = this.options.compactRatio ?? 2;
     if (size < this.nextCompactionAt || size < ratio * this.bytesPerChar * this.state.liveChars) return;
     this.startCompaction().catch((error: unknown) => {
-      this.options.logger?.warn('Taskwire file store: compaction failed; the log keeps growing and compaction is retried later', {
+      this.options.logger?.warn({
         directory: this.directory,
         error: error instanceof Error ? error.message : String(error),
-      });
+      }, 'Taskwire file store: compaction failed; the log keeps growing and compaction is retried later');
     });
   }
 

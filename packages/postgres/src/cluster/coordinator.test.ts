@@ -81,7 +81,7 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
   it('reconnects its LISTEN connection after the database ends it, catches up, and hears notifications again', async () => {
     await task('t1', 'TASK_STATE_WORKING');
     const warnings: string[] = [];
-    const c = await createPostgresCoordinator({ pool: db.pool, schema, logger: { warn: (m) => warnings.push(m), error: () => {} } });
+    const c = await createPostgresCoordinator({ pool: db.pool, schema, logger: { warn: (_fields, m) => warnings.push(m ?? ''), error: () => {} } });
     open.push(c);
     const heard: number[] = [];
     c.watch('t1', (sequence) => heard.push(sequence));

@@ -165,7 +165,7 @@ export class PostgresCoordinator implements TaskCoordinator {
       if (this.busy.has(kind) || this.closing) return;
       this.busy.add(kind);
       job()
-        .catch((error: unknown) => this.logger?.warn(`Taskwire postgres: the cluster ${kind} failed; it runs again shortly`, { error: String(error) }))
+        .catch((error: unknown) => this.logger?.warn({ error: String(error) }, `Taskwire postgres: the cluster ${kind} failed; it runs again shortly`))
         .finally(() => this.busy.delete(kind));
     }, ms);
     timer.unref();
@@ -187,7 +187,7 @@ export class PostgresCoordinator implements TaskCoordinator {
           try {
             onCommit(sequence);
           } catch (error) {
-            this.logger?.error('Taskwire postgres: a commit watcher threw', { taskId: id, error: String(error) });
+            this.logger?.error({ taskId: id, error: String(error) }, 'Taskwire postgres: a commit watcher threw');
           }
         }
       }
@@ -216,7 +216,7 @@ export class PostgresCoordinator implements TaskCoordinator {
       const lost = held.find(([heldId]) => heldId === id)?.[1];
       if (lost === undefined || this.holds.get(id) !== lost) continue;
       this.holds.delete(id);
-      this.logger?.warn('Taskwire postgres: this replica lost the lease of a task it runs; its run stops', { taskId: id });
+      this.logger?.warn({ taskId: id }, 'Taskwire postgres: this replica lost the lease of a task it runs; its run stops');
       lost.onLost();
     }
   }
@@ -236,7 +236,7 @@ export class PostgresCoordinator implements TaskCoordinator {
         rows.map(({ id, lease_epoch }) =>
           host.settleOrphan(id, lease_epoch).then(
             () => void settled.push(id),
-            (error: unknown) => this.logger?.warn('Taskwire postgres: could not settle a task whose replica stopped; a later sweep tries again', { taskId: id, error: String(error) }),
+            (error: unknown) => this.logger?.warn({ taskId: id, error: String(error) }, 'Taskwire postgres: could not settle a task whose replica stopped; a later sweep tries again'),
           ),
         ),
       );

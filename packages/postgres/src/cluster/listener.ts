@@ -100,9 +100,9 @@ export class CommitListener {
     this.connectedSince = undefined;
     this.locked = false;
     client.end().catch(() => undefined);
-    this.options.logger?.warn('Taskwire postgres: the LISTEN connection was lost; reconnecting (wake-ups are late meanwhile, none is lost)', {
+    this.options.logger?.warn({
       error: error?.message ?? 'the server closed it',
-    });
+    }, 'Taskwire postgres: the LISTEN connection was lost; reconnecting (wake-ups are late meanwhile, none is lost)');
     this.reconnect();
   }
 

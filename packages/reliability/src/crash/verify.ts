@@ -73,7 +73,7 @@ export async function checkTasks(store: TaskStore, acked: AckLog): Promise<TaskC
  */
 export async function checkStore(dir: string, acked: AckLog): Promise<StoreCheck> {
   const warnings: string[] = [];
-  const store = await FileTaskStore.open(dir, { logger: { warn: (message) => warnings.push(message) } });
+  const store = await FileTaskStore.open(dir, { logger: { warn: (_fields, message) => warnings.push(message ?? '') } });
   let checked: TaskCheck;
   try {
     checked = await checkTasks(store, acked);
@@ -84,7 +84,7 @@ export async function checkStore(dir: string, acked: AckLog): Promise<StoreCheck
   const tornTail = warnings.some((w) => /torn or corrupt tail/.test(w));
   for (const w of warnings) if (!/torn or corrupt tail|took over a lock/.test(w)) problems.push(`unexpected repair on open: ${w}`);
   const again: string[] = [];
-  await (await FileTaskStore.open(dir, { logger: { warn: (message) => again.push(message) } })).close();
+  await (await FileTaskStore.open(dir, { logger: { warn: (_fields, message) => again.push(message ?? '') } })).close();
   for (const w of again) problems.push(`the log still needed a repair after it was reopened: ${w}`);
   return { problems, tornTail, tasks };
 }

@@ -1,11 +1,12 @@
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { syncDirectory } from './compaction.js';
 import { scanFrames } from './frame.js';
+import type { LogFields } from '../../observability/logger.js';
 import { writeFully } from './log-writer.js';
 
 /** Where the file stores report what they repaired (no console in library code). */
 export interface StoreLogger {
-  warn(message: string, meta?: object): void;
+  warn(fields: LogFields, message?: string): void;
 }
 
 /** What kind of framed log {@link openLog} opens. Every Taskwire log starts with a header record `{"t":"h",...}`. */
@@ -72,12 +73,12 @@ export async function openLog(
       if (size === 0 && fileSize > kind.maxTornHeaderBytes) {
         throw new Error(`${path} is not a Taskwire ${kind.name} (${scan.problem} at byte 0): move it away or use another directory`);
       }
-      logger?.warn(`Taskwire: truncating a torn or corrupt tail of the ${kind.name} (writes in it were never acknowledged)`, {
+      logger?.warn({
         path,
         reason: scan.problem,
         keptBytes: size,
         droppedBytes: fileSize - size,
-      });
+      }, `Taskwire: truncating a torn or corrupt tail of the ${kind.name} (writes in it were never acknowledged)`);
       await handle.truncate(size);
       if (fsync) await handle.sync();
     }
