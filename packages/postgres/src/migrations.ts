@@ -1,3 +1,5 @@
+import { CLUSTER_MIGRATION } from './cluster/lease-migration.js';
+
 /**
  * One step of the schema: a version (1, 2, ... in order), a name, and the
  * SQL that takes the schema from the previous version to it. `S` stands
@@ -73,6 +75,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX push_dead_letters_by_task ON ${S}.push_dead_letters (task_id, id);
     `,
   },
+  CLUSTER_MIGRATION,
 ];
 
 /** The schema version this release of the package works with (the newest migration). */

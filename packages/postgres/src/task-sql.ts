@@ -1,3 +1,4 @@
+import type { LeaseCondition } from '@taskwire/core';
 import { RUNNING_STATE_LIST, TERMINAL_STATE_LIST } from './migrations.js';
 
 /**
@@ -21,6 +22,14 @@ import { RUNNING_STATE_LIST, TERMINAL_STATE_LIST } from './migrations.js';
  * `$6` task JSON, `$7` events (a text[] of JSON), `$8` the trace context
  * (creates) or the expected version (updates), `$9` the bound (with
  * retention).
+ *
+ * Statements made for replicas (a commit channel given) also keep the
+ * task's lease and announce the commit (see {@link clusterParameters} for
+ * their last five parameters): a claim takes the lease (its epoch is the
+ * version the commit produces), a hold is refused unless the row's lease is
+ * still the writer's, any commit that leaves the task settled releases it,
+ * and `pg_notify` sends `"<last sequence> <task id>"` on the channel when
+ * the transaction commits (only ids and numbers: no task data).
  */
 export interface TaskStatements {
   readonly create: string;
@@ -35,26 +44,38 @@ export interface TaskStatements {
   readonly deleteEvents: string;
 }
 
-/** The task store's statements for schema `S` (quoted), keeping at most `maxEvents` events per task when it is set. */
-export function taskStatements(S: string, maxEvents: number | undefined): TaskStatements {
+/** The lease and notification parameters of a replica's commit: holder, epoch (a hold), claim, ttl ms, channel. */
+export function clusterParameters(lease: LeaseCondition | undefined, channel: string): unknown[] {
+  if (lease === undefined) return [null, null, false, null, channel];
+  return [lease.holder, lease.kind === 'hold' ? lease.epoch : null, lease.kind === 'claim', lease.ttlMs, channel];
+}
+
+/**
+ * The task store's statements for schema `S` (quoted), keeping at most
+ * `maxEvents` events per task when it is set; with `channel`, the
+ * replicas' commits (leases and notifications, see the comment above).
+ */
+export function taskStatements(S: string, maxEvents: number | undefined, channel?: string): TaskStatements {
   const bounded = maxEvents !== undefined && maxEvents !== Infinity;
   // With a bound ($9), only the events within it are written.
   const keep = (bound: string) => (bounded ? ` WHERE e.n > cardinality($7::text[]) - ${bound}` : '');
+  const c = channel === undefined ? undefined : leaseSql(bounded ? 10 : 9);
   const create = `WITH created AS (
-      INSERT INTO ${S}.tasks (id, owner, context_id, state, status_key, version, last_sequence, task, trace)
-      VALUES ($1, $2, $3, $4, $5, 1, cardinality($7::text[]), $6, $8)
+      INSERT INTO ${S}.tasks (id, owner, context_id, state, status_key, version, last_sequence, task, trace${c ? ', lease_holder, lease_epoch, lease_expires_at' : ''})
+      VALUES ($1, $2, $3, $4, $5, 1, cardinality($7::text[]), $6, $8${c ? `, ${c.created}` : ''})
       ON CONFLICT (id) DO NOTHING
       RETURNING last_sequence
     ), logged AS (
       INSERT INTO ${S}.task_events (task_id, sequence, event)
       SELECT $1, e.n, e.event FROM created, unnest($7::text[]) WITH ORDINALITY AS e(event, n)${keep('$9::bigint')}
-    )
-    SELECT 1 AS version, last_sequence FROM created`;
+    )${c ? c.notify('created') : ''}
+    SELECT 1 AS version, last_sequence FROM created${c ? ' LEFT JOIN notified ON true' : ''}`;
   const update = `WITH updated AS (
       UPDATE ${S}.tasks
       SET context_id = $3, state = $4, status_key = $5, task = $6, version = version + 1,
-          last_sequence = last_sequence + cardinality($7::text[]), updated_at = now()
-      WHERE id = $1 AND version = $8 AND owner = $2 AND state NOT IN ${TERMINAL_STATE_LIST}
+          last_sequence = last_sequence + cardinality($7::text[]), updated_at = now()${c ? `,
+          ${c.updated}` : ''}
+      WHERE id = $1 AND version = $8 AND owner = $2 AND state NOT IN ${TERMINAL_STATE_LIST}${c ? ` AND ${c.held}` : ''}
       RETURNING version, last_sequence
     ), logged AS (
       INSERT INTO ${S}.task_events (task_id, sequence, event)
@@ -66,17 +87,36 @@ export function taskStatements(S: string, maxEvents: number | undefined): TaskSt
       DELETE FROM ${S}.task_events WHERE task_id = $1 AND sequence <= (SELECT last_sequence - $9::bigint FROM updated)
     )`
         : ''
-    }
-    SELECT version, last_sequence FROM updated`;
+    }${c ? c.notify('updated') : ''}
+    SELECT version, last_sequence FROM updated${c ? ' LEFT JOIN notified ON true' : ''}`;
   return {
     create,
     update,
     ping: 'SELECT 1',
-    probe: `SELECT version, owner, state FROM ${S}.tasks WHERE id = $1`,
+    probe: `SELECT version, owner, state, lease_holder, lease_epoch FROM ${S}.tasks WHERE id = $1`,
     get: `SELECT owner, version, last_sequence, trace, task FROM ${S}.tasks WHERE id = $1`,
     readEvents: `SELECT sequence, event FROM ${S}.task_events WHERE task_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3`,
     unsettled: `SELECT id FROM ${S}.tasks WHERE state IN ${RUNNING_STATE_LIST}`,
     deleteTask: `DELETE FROM ${S}.tasks WHERE id = $1`,
     deleteEvents: `DELETE FROM ${S}.task_events WHERE task_id = $1`,
+  };
+}
+
+/** The lease and notification parts of a replica's commit, its parameters numbered from `n` (see {@link clusterParameters}). */
+function leaseSql(n: number) {
+  const [holder, epoch, claim, ttl, channel] = [`$${n}::text`, `$${n + 1}::integer`, `$${n + 2}::boolean`, `$${n + 3}::double precision`, `$${n + 4}::text`];
+  const running = `$4 IN ${RUNNING_STATE_LIST}`;
+  const expiry = `now() + ${ttl} * interval '1 millisecond'`;
+  return {
+    // A claim never names an epoch (the creating commit's version, 1, is the epoch): the test only types the parameter.
+    created: `CASE WHEN ${claim} AND ${running} THEN ${holder} END, CASE WHEN ${claim} AND ${running} AND ${epoch} IS NULL THEN 1 END, CASE WHEN ${claim} AND ${running} THEN ${expiry} END`,
+    updated: `lease_holder = CASE WHEN NOT ${running} THEN NULL WHEN ${claim} THEN ${holder} ELSE lease_holder END,
+          lease_epoch = CASE WHEN NOT ${running} THEN NULL WHEN ${claim} THEN version + 1 ELSE lease_epoch END,
+          lease_expires_at = CASE WHEN NOT ${running} THEN NULL WHEN ${holder} IS NOT NULL THEN ${expiry} ELSE lease_expires_at END`,
+    held: `(${claim} OR ${epoch} IS NULL OR (lease_holder = ${holder} AND lease_epoch = ${epoch}))`,
+    // Ids too long for a notification (8000 bytes) are not announced: their watchers find the commit by the periodic catch-up.
+    notify: (from: string) => `, notified AS (
+      SELECT pg_notify(${channel}, r.last_sequence || ' ' || $1) FROM ${from} r WHERE octet_length($1) < 7000
+    )`,
   };
 }

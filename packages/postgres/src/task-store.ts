@@ -1,5 +1,6 @@
 import {
   isTerminal,
+  LeaseLostError,
   OwnerMismatchError,
   RemovalListeners,
   StoreClosedError,
@@ -16,13 +17,14 @@ import {
   type TaskStore,
 } from '@taskwire/core';
 import type pg from 'pg';
+import { eventsChannel } from './cluster/names.js';
 import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
 import { databaseError, lookupable, storable } from './database-errors.js';
 import { requireSchema } from './migrate.js';
 import { EventRetention, resolveRetention, type EventRetentionOptions } from './retention.js';
 import { prepared } from './schema-name.js';
 import { listResponse, listStatement, type ListRow } from './task-list.js';
-import { taskStatements, type TaskStatements } from './task-sql.js';
+import { clusterParameters, taskStatements, type TaskStatements } from './task-sql.js';
 
 /** Options of {@link createPostgresTaskStore}: the connection, and how long event logs are kept. */
 export interface PostgresTaskStoreOptions extends PostgresConnectionOptions {
@@ -51,8 +53,10 @@ export class PostgresTaskStore implements TaskStore {
   private closed = false;
   private closing: Promise<void> | undefined;
   private readonly removals = new RemovalListeners();
-  private readonly sql: TaskStatements;
+  private sql: TaskStatements;
   private readonly maxEvents: number | undefined;
+  /** Set once replicas share the tables: the channel every commit is announced on. */
+  private channel: string | undefined;
 
   private constructor(
     private readonly connection: Connection,
@@ -75,6 +79,23 @@ export class PostgresTaskStore implements TaskStore {
     const store = new PostgresTaskStore(connection, new EventRetention(connection, retention, options.logger));
     store.retention.start();
     return store;
+  }
+
+  /** The schema the tables are in. */
+  get schema(): string {
+    return this.connection.schema;
+  }
+
+  /**
+   * Makes every later commit keep its task's lease (see `CommitRequest.lease`)
+   * and announce itself on the schema's commit channel (LISTEN/NOTIFY:
+   * only the task id and its last sequence): what several replicas on
+   * these tables need. `createPostgresCoordinator({ store })` calls it.
+   */
+  shareCommits(): void {
+    if (this.channel !== undefined) return;
+    this.channel = eventsChannel(this.connection.schema);
+    this.sql = taskStatements(this.connection.qualified, this.maxEvents, this.channel);
   }
 
   /** The pool the store queries (yours, or the one it opened). */
@@ -112,6 +133,7 @@ export class PostgresTaskStore implements TaskStore {
     const creating = request.expectedVersion === 0;
     values.push(creating ? (request.trace === undefined ? null : storable(request.trace, 'traceparent')) : request.expectedVersion);
     if (this.maxEvents !== undefined) values.push(this.maxEvents);
+    if (this.channel !== undefined) values.push(...clusterParameters(request.lease, this.channel));
     const { rows } = await this.query<{ version: number; last_sequence: string }>(
       creating ? this.sql.create : this.sql.update,
       values,
@@ -210,10 +232,15 @@ export class PostgresTaskStore implements TaskStore {
   /** Why a commit changed nothing, read after the fact. */
   private async refusal(request: CommitRequest): Promise<Error> {
     const id = request.task.id;
-    const { rows } = await this.query<{ version: number; owner: string; state: TaskState }>(this.sql.probe, [id], 'storing a task');
+    type Probed = { version: number; owner: string; state: TaskState; lease_holder: string | null; lease_epoch: number | null };
+    const { rows } = await this.query<Probed>(this.sql.probe, [id], 'storing a task');
     const row = rows[0];
     if (row !== undefined && row.owner !== request.owner) return new OwnerMismatchError(id);
     if (row !== undefined && row.version === request.expectedVersion && isTerminal(row.state)) return new TerminalTaskError(id, row.version, row.state);
+    const lease = request.lease;
+    if (row !== undefined && row.version === request.expectedVersion && lease?.kind === 'hold' && (row.lease_holder !== lease.holder || row.lease_epoch !== lease.epoch)) {
+      return new LeaseLostError(id);
+    }
     return new VersionConflictError(id, request.expectedVersion, row?.version ?? 0);
   }
 }

@@ -11,6 +11,7 @@ import type { Principal } from './call-context.js';
 import { RunContext, RunHandle } from './run-context.js';
 import type { TaskEngine } from './task-engine.js';
 import { TransitionFailure } from './task-engine.js';
+import { LeaseLostError } from './coordination.js';
 
 export type { Logger };
 
@@ -72,15 +73,16 @@ export class AgentRunner {
   /**
    * Fails each of `taskIds` that is still submitted or working while no run
    * of this runner holds it: a run a stopped process left behind, which
-   * nothing would ever settle. Resolves the ids it failed.
+   * nothing would ever settle; `say` is the agent message they fail with.
+   * Resolves the ids it failed.
    */
-  async failAbandoned(taskIds: Iterable<string>): Promise<string[]> {
+  async failAbandoned(taskIds: Iterable<string>, say: string = ABANDONED): Promise<string[]> {
     const failed: string[] = [];
     for (const taskId of taskIds) {
       const current = this.isRunning(taskId) ? undefined : await this.engine.get(taskId);
       if (!current || isSettled(current.task.status.state)) continue;
       try {
-        await this.engine.apply(taskId, this.toLifecycle(current.task, build.status('TASK_STATE_FAILED', ABANDONED)));
+        await this.engine.apply(taskId, this.toLifecycle(current.task, build.status('TASK_STATE_FAILED', say)));
         failed.push(taskId);
         this.observer?.recovered(taskId, current.trace);
       } catch (error) {
@@ -126,7 +128,7 @@ export class AgentRunner {
   /** Completes a task the agent left unsettled, or fails it after a throw. */
   private async finish(task: Task, handle: RunHandle, error: unknown): Promise<void> {
     if (handle.replied) {
-      if (error !== undefined) this.logger?.warn({ error: String(error) }, 'agent run failed after it replied');
+      if (error !== undefined) this.logger?.warn({ taskId: task.id, error: String(error) }, 'agent run failed after it replied');
       return;
     }
     const closing = handle.reason instanceof ServiceClosing;
@@ -178,6 +180,8 @@ export class AgentRunner {
         if (error instanceof TransitionFailure) {
           throw new A2AError('InvalidAgentResponse', `The agent emitted an invalid event: ${error.message}`, { taskId });
         }
+        // Another process holds the task now (it settled it or took it over): this run is over.
+        if (error instanceof LeaseLostError) handle.abort(error);
         throw error;
       }
     };

@@ -1,4 +1,7 @@
 import type { StoredEvent, TaskStore } from '../store/task-store.js';
+import type { Logger } from './agent-run.js';
+import type { TaskCoordinator } from './coordination.js';
+import { RemoteFeed } from './remote-feed.js';
 
 /** Most events a subscription buffers before it falls back to reading the store. */
 const DEFAULT_BUFFER = 256;
@@ -107,12 +110,25 @@ export class Subscription {
 /** Told about every batch of committed events of every task (see {@link EventHub.observe}). */
 export type CommitObserver = (taskId: string, events: readonly StoredEvent[]) => void;
 
-/** Routes committed events to the subscriptions of their task. */
+/**
+ * Routes committed events to the subscriptions of their task. With a shared
+ * coordinator (several processes on one store), a task with subscriptions
+ * here is also followed for the commits other processes make to it (see
+ * {@link RemoteFeed}); those reach the subscriptions, not the observers.
+ */
 export class EventHub {
   private readonly byTask = new Map<string, Set<Subscription>>();
   private readonly observers = new Set<CommitObserver>();
+  private readonly feed: RemoteFeed | undefined;
+  private readonly following = new Map<string, () => void>();
 
-  constructor(private readonly store: TaskStore) {}
+  constructor(
+    private readonly store: TaskStore,
+    coordinator?: TaskCoordinator,
+    logger?: Logger,
+  ) {
+    if (coordinator?.shared) this.feed = new RemoteFeed(coordinator, store, (taskId, events) => this.deliver(taskId, events), logger);
+  }
 
   /** Registers a reader of `taskId` that has everything up to `lastSequence`. */
   subscribe(taskId: string, lastSequence: number): Subscription {
@@ -120,6 +136,8 @@ export class EventHub {
     let set = this.byTask.get(taskId);
     if (!set) this.byTask.set(taskId, (set = new Set()));
     set.add(subscription);
+    if (this.feed && !this.following.has(taskId)) this.following.set(taskId, this.feed.follow(taskId, lastSequence));
+    else this.feed?.seen(taskId, lastSequence);
     return subscription;
   }
 
@@ -128,7 +146,16 @@ export class EventHub {
     subscription.close();
     const set = this.byTask.get(subscription.taskId);
     set?.delete(subscription);
-    if (set?.size === 0) this.byTask.delete(subscription.taskId);
+    if (set?.size === 0) {
+      this.byTask.delete(subscription.taskId);
+      this.following.get(subscription.taskId)?.();
+      this.following.delete(subscription.taskId);
+    }
+  }
+
+  /** Closes every reader (their streams end, so their clients resume elsewhere): a draining server. */
+  closeAll(): void {
+    for (const set of [...this.byTask.values()]) for (const subscription of [...set]) this.unsubscribe(subscription);
   }
 
   /** True when {@link publish} would deliver events of `taskId` to anyone (a reader of it, or an observer). */
@@ -139,9 +166,15 @@ export class EventHub {
   /** Delivers events committed for `taskId` (in sequence order) to its readers, then to the observers. */
   publish(taskId: string, events: readonly StoredEvent[]): void {
     if (events.length === 0) return;
+    this.feed?.seen(taskId, events[events.length - 1]!.sequence);
+    this.deliver(taskId, events);
+    for (const observer of this.observers) observer(taskId, events);
+  }
+
+  /** Hands events of `taskId` to its readers. */
+  private deliver(taskId: string, events: readonly StoredEvent[]): void {
     const set = this.byTask.get(taskId);
     if (set) for (const subscription of set) subscription.push(events);
-    for (const observer of this.observers) observer(taskId, events);
   }
 
   /**

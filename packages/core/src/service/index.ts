@@ -11,3 +11,4 @@ export { KeyedLock } from './keyed-lock.js';
 export type { RunInput } from './agent-run.js';
 export * from './coordination.js';
 export { RemoteFeed } from './remote-feed.js';
+export { PROCESS_STOPPED } from './cluster-link.js';

@@ -7,6 +7,7 @@ import type { PushOptions } from '../push/push-config-store.js';
 import type { AgentCard } from '../schema/index.js';
 import type { TelemetrySetting } from '../observability/telemetry.js';
 import type { TaskStore } from '../store/task-store.js';
+import type { TaskCoordinator } from './coordination.js';
 import type { Logger } from './agent-run.js';
 import type { CallContext } from './call-context.js';
 import type { StreamEvent } from './task-stream.js';
@@ -35,6 +36,15 @@ export interface TaskServiceOptions {
    * otherwise they answer PushNotificationNotSupported.
    */
   readonly push?: PushOptions;
+  /**
+   * Several processes serving one shared store (replicas behind a load
+   * balancer): the coordinator that wakes this process up for the others'
+   * commits, keeps the leases of the runs here and settles the tasks of a
+   * process that stopped (`createPostgresCoordinator` from
+   * `@taskwire/postgres`). Default: this process is alone on its store.
+   * The service does not close it: close it after the service.
+   */
+  readonly coordinator?: TaskCoordinator;
   /**
    * A structured (pino-shaped) logger: task lifecycle at `debug`/`info`
    * (with task ids and trace ids), recovered failures at `warn`, unexpected

@@ -8,6 +8,8 @@ import { copyWith } from '../store/clone.js';
 import { VersionConflictError } from '../store/task-store.js';
 import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
+import type { Logger } from './agent-run.js';
+import type { TaskLeases } from './task-leases.js';
 import type { TaskOutcome } from './task-outcomes.js';
 import { TaskOutcomes } from './task-outcomes.js';
 
@@ -52,8 +54,11 @@ export class TaskEngine {
   constructor(
     readonly store: TaskStore,
     private readonly now?: () => Date,
+    /** With several processes on the store: the leases of the runs here (commits claim and carry them). */
+    private readonly leases?: TaskLeases,
+    logger?: Logger,
   ) {
-    this.hub = new EventHub(store);
+    this.hub = new EventHub(store, leases?.coordinator, logger);
   }
 
   /** The current ISO timestamp. */
@@ -159,7 +164,9 @@ export class TaskEngine {
   create(task: Task, owner: string, activate = false, trace?: string): Promise<TaskRecord> {
     return this.lock.run(task.id, async () => {
       const events: StreamResponse[] = [{ task }];
-      const result = await this.store.commit({ task, expectedVersion: 0, owner, events, trace });
+      const lease = activate ? this.leases?.condition(task.id, true) : undefined;
+      const result = await this.store.commit({ task, expectedVersion: 0, owner, events, trace, lease });
+      if (lease) this.leases!.claimed(task.id, result.version);
       const record: TaskRecord = { task, owner, version: result.version, lastSequence: result.lastSequence, trace };
       if (activate) this.active.set(task.id, record);
       this.publish(task.id, events, result.firstSequence);
@@ -196,7 +203,9 @@ export class TaskEngine {
             expectedVersion: current.version,
             owner: current.owner,
             events: [wire],
+            lease: this.leases?.condition(taskId, activate),
           });
+          if (activate && this.leases) this.leases.claimed(taskId, committed.version);
           const record: TaskRecord = {
             task: result.task,
             owner: current.owner,
@@ -216,6 +225,24 @@ export class TaskEngine {
     });
   }
 
+  /**
+   * Takes in what another process committed to an active task (a cancel,
+   * say) once `lastSequence` was announced: the in-memory record becomes the
+   * stored one, and the task's waiters resolve when it is settled. Resolves
+   * the stored record when it was newer than the one in memory.
+   */
+  refresh(taskId: string, lastSequence: number): Promise<TaskRecord | undefined> {
+    return this.lock.run(taskId, async () => {
+      const known = this.active.get(taskId);
+      if (known === undefined || known.version === 0 || lastSequence <= known.lastSequence) return undefined;
+      const stored = await this.store.get(taskId);
+      if (stored === undefined || stored.version <= known.version || !this.active.has(taskId)) return undefined;
+      this.active.set(taskId, stored);
+      if (this.outcomes.waiting && isSettled(stored.task.status.state)) this.outcomes.settle(taskId, { record: stored });
+      return stored;
+    });
+  }
+
   /** Keeps `record` in memory while its task runs (until {@link deactivate}). */
   activate(record: TaskRecord): void {
     this.active.set(record.task.id, record);
@@ -225,6 +252,7 @@ export class TaskEngine {
   deactivate(taskId: string): void {
     const known = this.active.get(taskId);
     this.active.delete(taskId);
+    this.leases?.release(taskId);
     if (known?.version === 0) this.outcomes.failed(taskId, new A2AError('Internal', `Task ${taskId} ended before it was stored`, { taskId }));
   }
 
@@ -233,7 +261,8 @@ export class TaskEngine {
     const taskId = task.id;
     let result;
     try {
-      result = await this.store.commit({ task, expectedVersion: 0, owner: held.owner, events, trace: held.trace });
+      result = await this.store.commit({ task, expectedVersion: 0, owner: held.owner, events, trace: held.trace, lease: this.leases?.condition(taskId, true) });
+      this.leases?.claimed(taskId, result.version);
     } catch (error) {
       this.active.delete(taskId);
       this.outcomes.failed(taskId, error);

@@ -54,10 +54,16 @@ export interface Started {
  * within `newTaskWindowMs` of its start.
  */
 export class TaskIntake {
+  /** Set while the service drains: every message is refused with a retryable error. */
+  draining = false;
+
   constructor(private readonly host: IntakeHost) {}
 
   /** Starts or continues the task a message names; the agent starts with {@link Started.run}. */
   async begin(params: SendMessageRequest, context: CallContext): Promise<Started> {
+    if (this.draining) {
+      throw new A2AError('Internal', 'This server is shutting down and takes no new messages; send it again (another server takes it)', { retryable: 'true' });
+    }
     const { engine } = this.host;
     const message = params.message;
     const owner = ownerOf(context, params.tenant);

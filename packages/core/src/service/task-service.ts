@@ -11,6 +11,7 @@ import { isSettled, isTerminal } from '../schema/index.js';
 import { projectTask } from '../store/list-tasks.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { AgentRunner } from './agent-run.js';
+import { linkCoordinator, sharedLeases } from './cluster-link.js';
 import type { CallContext } from './call-context.js';
 import { ownerOf } from './call-context.js';
 import { TaskEngine, TransitionFailure } from './task-engine.js';
@@ -45,8 +46,10 @@ export class TaskService implements A2AHandlers {
     if (!(window >= 0 && window < Infinity)) throw new RangeError(`TaskService: newTaskWindowMs must be a finite number of ms, 0 or more (got ${window})`);
     this.telemetry = resolveTelemetry(options.telemetry);
     this.observer = new RunObserver(this.telemetry, options.logger, options.card?.name);
-    this.engine = new TaskEngine(measuredStore(options.store, this.telemetry), options.now);
+    const leases = sharedLeases(options.coordinator);
+    this.engine = new TaskEngine(measuredStore(options.store, this.telemetry), options.now, leases, options.logger);
     this.runner = new AgentRunner(this.engine, options.agent, newId, options.logger, this.observer);
+    if (leases) linkCoordinator(options.coordinator!, leases, this.engine, this.runner, options.logger);
     const host = { tasks: options.store, hub: this.engine.hub, newId, visible: this.visible.bind(this), logger: options.logger };
     this.push = pushSupported(options.card, options.push) ? new PushConfigMethods(options.push, host) : undefined;
     if (options.push && !this.push) options.logger?.warn({}, 'Taskwire: the push option is ignored because the card does not set capabilities.pushNotifications: true');
@@ -235,10 +238,13 @@ export class TaskService implements A2AHandlers {
    * Interrupted and terminal tasks are left as they are. Call it once after
    * opening a durable store and before serving; it needs a store with
    * `unsettled()` (the memory and file stores have it) and does nothing
-   * otherwise. Resolves the ids of the tasks it failed.
+   * otherwise. With a shared coordinator, only the tasks no live process
+   * holds are failed (see `TaskCoordinator.recover`). Resolves the ids of
+   * the tasks it failed.
    */
   async recover(): Promise<string[]> {
-    const failed = await this.runner.failAbandoned((await this.options.store.unsettled?.()) ?? []);
+    const coordinator = this.options.coordinator;
+    const failed = coordinator?.shared ? await coordinator.recover() : await this.runner.failAbandoned((await this.options.store.unsettled?.()) ?? []);
     if (failed.length > 0) this.options.logger?.warn({ taskIds: failed }, `Taskwire: failed ${failed.length} task(s) a stopped server left running`);
     return failed;
   }
@@ -246,6 +252,20 @@ export class TaskService implements A2AHandlers {
   /** Waits for every agent run in progress to end (for tests and graceful shutdown). */
   async idle(): Promise<void> {
     while (this.runs.size > 0) await Promise.all([...this.runs]);
+  }
+
+  /**
+   * Drains the service before its process stops (SIGTERM): new messages get
+   * a retryable error, runs get `graceMs` to finish, the rest stop (their
+   * tasks fail saying the server shut down), as {@link close} does; then
+   * every open stream ends, so its client resumes on another server.
+   */
+  async drain(graceMs: number): Promise<void> {
+    this.intake.draining = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.idle(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]).finally(() => clearTimeout(timer));
+    await this.close();
+    this.engine.hub.closeAll();
   }
 
   /** Aborts running agents and waits for their runs to end, then stops the push delivery. Does not close the stores. */

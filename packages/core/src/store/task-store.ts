@@ -1,4 +1,5 @@
 import type { ListTasksResponse, StreamResponse, Task, TaskState } from '../schema/index.js';
+import type { LeaseCondition } from '../service/coordination.js';
 
 /**
  * A stored task with the bookkeeping the service needs. `version` starts at
@@ -45,6 +46,12 @@ export interface CommitRequest {
    * leaves it out (traces then do not link across processes).
    */
   readonly trace?: string | undefined;
+  /**
+   * When several processes share the store: the lease the commit claims or
+   * must still hold (see {@link LeaseCondition}; a lost lease rejects with
+   * `LeaseLostError`). Stores that serve one process ignore it.
+   */
+  readonly lease?: LeaseCondition | undefined;
 }
 
 /** What a commit produced. With no events, `firstSequence` is `lastSequence + 1`. */

@@ -22,6 +22,8 @@ export interface ClusterStatements {
    * takes over the leases of submitted or working tasks whose holder
    * stopped (lease expired, or with `$4` its liveness lock is gone), each
    * at the task's current version as the new epoch; returns id and epoch.
+   * `$7`: the ids this replica holds (a run here whose renewal is late is
+   * not taken from itself).
    * Rows another replica is taking over are skipped (one winner each).
    */
   readonly takeOver: string;
@@ -55,6 +57,7 @@ export function clusterStatements(S: string): ClusterStatements {
                    ELSE t.lease_expires_at < now()
                      OR ($4::boolean AND t.lease_holder <> $1 AND NOT EXISTS (SELECT 1 FROM live WHERE live.holder = t.lease_holder))
               END
+          AND (t.lease_holder IS DISTINCT FROM $1 OR t.id <> ALL($7::text[]))
         ORDER BY t.id
         LIMIT $6
         FOR UPDATE SKIP LOCKED

@@ -2,8 +2,8 @@ import type { CoordinatorHost } from '@taskwire/core';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describePostgres, type TestDatabase } from '../database-test-kit.js';
 import { quoteSchema } from '../schema-name.js';
-import { createPostgresCoordinator, type PostgresCoordinator } from './coordinator.js';
-import { CLUSTER_MIGRATION } from './lease-migration.js';
+import { createPostgresTaskStore, type PostgresTaskStore } from '../task-store.js';
+import { createPostgresCoordinator, type PostgresCoordinator, type PostgresCoordinatorOptions } from './coordinator.js';
 import { eventsChannel } from './names.js';
 
 /** Resolves once `check` holds, looking again on each notification-free turn of the loop (no fixed sleep). */
@@ -24,9 +24,10 @@ function recordingHost(): CoordinatorHost & { settled: [string, number][] } {
 describePostgres('PostgresCoordinator', (db: TestDatabase) => {
   let schema: string;
   let S: string;
+  let store: PostgresTaskStore;
   const open: PostgresCoordinator[] = [];
-  const coordinator = async (options: { leaseTtlMs?: number; catchUpIntervalMs?: number } = {}) => {
-    const c = await createPostgresCoordinator({ pool: db.pool, schema, ...options });
+  const coordinator = async (options: Omit<PostgresCoordinatorOptions, 'store'> = {}) => {
+    const c = await createPostgresCoordinator({ store, ...options });
     open.push(c);
     return c;
   };
@@ -43,10 +44,11 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
   beforeEach(async () => {
     schema = await db.schema('tw_cluster');
     S = quoteSchema(schema);
-    await db.pool.query(CLUSTER_MIGRATION.sql(S));
+    store = await createPostgresTaskStore({ pool: db.pool, schema });
   });
   afterEach(async () => {
     await Promise.all(open.splice(0).map((c) => c.close()));
+    await store.close();
     await db.drop(schema);
   });
 
@@ -81,8 +83,7 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
   it('reconnects its LISTEN connection after the database ends it, catches up, and hears notifications again', async () => {
     await task('t1', 'TASK_STATE_WORKING');
     const warnings: string[] = [];
-    const c = await createPostgresCoordinator({ pool: db.pool, schema, logger: { warn: (_fields, m) => warnings.push(m ?? ''), error: () => {} } });
-    open.push(c);
+    const c = await coordinator({ logger: { warn: (_fields, m) => warnings.push(m ?? ''), error: () => {} } });
     const heard: number[] = [];
     c.watch('t1', (sequence) => heard.push(sequence));
     // This replica's LISTEN session is the one holding its liveness lock.

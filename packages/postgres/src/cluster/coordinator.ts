@@ -1,7 +1,7 @@
 import type { CoordinatorHost, Logger, TaskCoordinator } from '@taskwire/core';
 import type pg from 'pg';
-import { connect, type Connection, type PostgresConnectionOptions } from '../connection.js';
-import { prepared } from '../schema-name.js';
+import { prepared, quoteSchema } from '../schema-name.js';
+import type { PostgresTaskStore } from '../task-store.js';
 import { clusterStatements, type ClusterStatements } from './cluster-sql.js';
 import { CommitListener } from './listener.js';
 import { eventsChannel, livenessClass, randomProcessKey } from './names.js';
@@ -17,8 +17,10 @@ const TAKE_OVER_BATCH = 100;
 /** Ids per catch-up statement. */
 const CATCH_UP_BATCH = 1_000;
 
-/** Options of {@link createPostgresCoordinator}: where the tables are (as for the stores), and the cluster's timing. */
-export interface PostgresCoordinatorOptions extends PostgresConnectionOptions {
+/** Options of {@link createPostgresCoordinator}: the replica's task store, and the cluster's timing. */
+export interface PostgresCoordinatorOptions {
+  /** The task store of this replica: the coordinator uses its pool and schema, and makes its commits announce themselves. */
+  readonly store: PostgresTaskStore;
   /**
    * How long a task's lease lasts without renewal (default 15 s). It bounds
    * how long a task stays unsettled after its replica stops in a way the
@@ -29,6 +31,15 @@ export interface PostgresCoordinatorOptions extends PostgresConnectionOptions {
   readonly leaseTtlMs?: number;
   /** How often watched tasks are re-read, so a lost notification only delays (default 1 s). */
   readonly catchUpIntervalMs?: number;
+  /** Told about lost connections, lost leases and failed sweeps. */
+  readonly logger?: Logger;
+}
+
+/** Where the coordinator's statements go. */
+interface Tables {
+  readonly pool: pg.Pool;
+  readonly schema: string;
+  readonly qualified: string;
 }
 
 function interval(value: number | undefined, fallback: number, name: string): number {
@@ -69,7 +80,7 @@ export class PostgresCoordinator implements TaskCoordinator {
   private listener!: CommitListener;
 
   private constructor(
-    private readonly connection: Connection,
+    private readonly connection: Tables,
     private readonly processKey: number,
     private readonly options: PostgresCoordinatorOptions,
     private readonly logger: Logger | undefined,
@@ -82,25 +93,21 @@ export class PostgresCoordinator implements TaskCoordinator {
   /** Opens the coordinator: its LISTEN connection and liveness lock (see {@link createPostgresCoordinator}). */
   static async open(options: PostgresCoordinatorOptions): Promise<PostgresCoordinator> {
     const catchUp = interval(options.catchUpIntervalMs, DEFAULT_CATCH_UP_INTERVAL_MS, 'catchUpIntervalMs');
-    const connection = connect(options, 'createPostgresCoordinator');
-    const client: pg.ClientConfig = options.connectionString
-      ? { connectionString: options.connectionString, connectionTimeoutMillis: connection.pool.options.connectionTimeoutMillis }
-      : (connection.pool.options as pg.ClientConfig);
-    try {
-      // A random process key names the replica; on the rare clash with a live one, draw again.
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const coordinator = new PostgresCoordinator(connection, randomProcessKey(), options, options.logger);
-        if (await coordinator.listen(client)) {
-          coordinator.every(catchUp, 'catch-up', () => coordinator.catchUp());
-          coordinator.every(coordinator.leaseTtlMs / 3, 'renew', () => coordinator.renew());
-          return coordinator;
-        }
+    const { store } = options;
+    const connection = { pool: store.pool, schema: store.schema, qualified: quoteSchema(store.schema) };
+    // The listener's own connection, made as the pool makes its connections.
+    const client = store.pool.options as pg.ClientConfig;
+    store.shareCommits();
+    // A random process key names the replica; on the rare clash with a live one, draw again.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const coordinator = new PostgresCoordinator(connection, randomProcessKey(), options, options.logger);
+      if (await coordinator.listen(client)) {
+        coordinator.every(catchUp, 'catch-up', () => coordinator.catchUp());
+        coordinator.every(coordinator.leaseTtlMs / 3, 'renew', () => coordinator.renew());
+        return coordinator;
       }
-      throw new Error('createPostgresCoordinator: could not find a free process key in 5 attempts');
-    } catch (error) {
-      if (connection.owned) await connection.pool.end();
-      throw error;
     }
+    throw new Error('createPostgresCoordinator: could not find a free process key in 5 attempts');
   }
 
   watch(taskId: string, onCommit: (lastSequence: number) => void): () => void {
@@ -132,7 +139,7 @@ export class PostgresCoordinator implements TaskCoordinator {
     return this.sweep(true);
   }
 
-  /** Stops wake-ups, renewals and the sweep, hands this replica's remaining leases over, and ends its connections. Idempotent. */
+  /** Stops wake-ups, renewals and the sweep, hands this replica's remaining leases over, and ends its LISTEN connection (the store's pool stays open). Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       for (const timer of this.timers.splice(0)) clearInterval(timer);
@@ -142,7 +149,6 @@ export class PostgresCoordinator implements TaskCoordinator {
       await this.listener.close();
       this.watchers.clear();
       this.holds.clear();
-      if (this.connection.owned) await this.connection.pool.end();
     })();
     return this.closing;
   }
@@ -230,7 +236,7 @@ export class PostgresCoordinator implements TaskCoordinator {
     const settled: string[] = [];
     for (;;) {
       const { rows } = await this.connection.pool.query<{ id: string; lease_epoch: number }>(
-        prepared(this.sql.takeOver, [this.processId, this.leaseTtlMs, startup, trustLocks, livenessClass(this.connection.schema), TAKE_OVER_BATCH]),
+        prepared(this.sql.takeOver, [this.processId, this.leaseTtlMs, startup, trustLocks, livenessClass(this.connection.schema), TAKE_OVER_BATCH, [...this.holds.keys()]]),
       );
       await Promise.all(
         rows.map(({ id, lease_epoch }) =>
@@ -246,13 +252,13 @@ export class PostgresCoordinator implements TaskCoordinator {
 }
 
 /**
- * Opens the {@link PostgresCoordinator} of one replica on `pool` or
- * `connectionString`, in `schema` (default `taskwire`; migrated to this
- * release's version). Give it to the replica's `TaskService` as
- * `coordinator`, beside a task store on the same schema; every process so
- * configured on one schema forms one cluster. It opens one extra
- * connection (LISTEN) besides the pool; `close` ends both (a pool of yours
- * is left open).
+ * Opens the {@link PostgresCoordinator} of one replica, on the tables of its
+ * task `store` (from then on the store's commits keep leases and announce
+ * themselves). Give both to the replica's `TaskService` (`store`,
+ * `coordinator`); every process so configured on one schema forms one
+ * cluster. It opens one connection of its own (LISTEN) besides the store's
+ * pool; `close` ends it. Close the coordinator after the service and
+ * before the store.
  */
 export function createPostgresCoordinator(options: PostgresCoordinatorOptions): Promise<PostgresCoordinator> {
   return PostgresCoordinator.open(options);

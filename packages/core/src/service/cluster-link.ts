@@ -1,0 +1,52 @@
+import { isTerminal } from '../schema/index.js';
+import type { AgentRunner, Logger } from './agent-run.js';
+import type { TaskCoordinator } from './coordination.js';
+import { LeaseLostError } from './coordination.js';
+import type { TaskEngine } from './task-engine.js';
+import { TaskLeases } from './task-leases.js';
+
+/** The status message of a task failed because the process running its agent stopped (another process settled it). */
+export const PROCESS_STOPPED =
+  "The agent's process stopped while this task was running (it crashed, was killed or lost its database connection); send the request again";
+
+/** The leases of a service whose coordinator is shared with other processes; `undefined` for one alone on its store. */
+export function sharedLeases(coordinator: TaskCoordinator | undefined): TaskLeases | undefined {
+  return coordinator?.shared ? new TaskLeases(coordinator) : undefined;
+}
+
+/**
+ * Connects a shared coordinator to a service's engine and runner:
+ * - a commit another process makes to a task running here (a cancel) is
+ *   taken into the engine (waiters resolve) and, when it ended the task,
+ *   aborts the run's signal, as a cancel made here would;
+ * - a lease found lost aborts its run (its writes are refused anyway);
+ * - a task whose process stopped, once this process has taken its lease
+ *   over, fails with {@link PROCESS_STOPPED}.
+ */
+export function linkCoordinator(coordinator: TaskCoordinator, leases: TaskLeases, engine: TaskEngine, runner: AgentRunner, logger: Logger | undefined): void {
+  leases.bind({
+    changed(taskId, lastSequence) {
+      engine.refresh(taskId, lastSequence).then(
+        (record) => {
+          const state = record?.task.status.state;
+          if (state === undefined || !isTerminal(state)) return;
+          runner.abort(taskId, state === 'TASK_STATE_CANCELED' ? `Task ${taskId} was canceled` : `Task ${taskId} ended elsewhere (${state})`);
+        },
+        (error: unknown) => logger?.warn({ taskId, error: String(error) }, 'could not read a task another process changed; the next wake-up tries again'),
+      );
+    },
+    lost(taskId) {
+      runner.abort(taskId, new LeaseLostError(taskId).message);
+    },
+  });
+  coordinator.attach({
+    async settleOrphan(taskId, epoch) {
+      leases.claimed(taskId, epoch);
+      try {
+        await runner.failAbandoned([taskId], PROCESS_STOPPED);
+      } finally {
+        leases.release(taskId);
+      }
+    },
+  });
+}
