@@ -9,17 +9,9 @@ import { migrate } from './migrate.js';
 import { quoteSchema } from './schema-name.js';
 import { createPostgresTaskStore } from './task-store.js';
 import { throwawayCluster } from './throwaway-cluster-test-kit.js';
+import { until } from './wait-test-kit.js';
 
 const message = (text: string, extra: Partial<Message> = {}): Message => ({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra });
-
-/** Resolves what `check` returns once it is defined, checking again after each short pause (a condition, not a timing). */
-async function until<T>(check: () => Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describePostgres('PostgreSQL faults', (db) => {
   it('answers with a retryable error while the database is down (no hang), stores nothing half-written, and serves again once it is back', async () => {

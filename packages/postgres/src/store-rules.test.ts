@@ -4,6 +4,7 @@ import { referenceAgent } from '@taskwire/reference-agent';
 import { expect, it } from 'vitest';
 import { countingPool } from './counting-pool-test-kit.js';
 import { describePostgres } from './database-test-kit.js';
+import { until } from './wait-test-kit.js';
 import { quoteSchema } from './schema-name.js';
 import { createPostgresTaskStore, TerminalTaskError } from './task-store.js';
 
@@ -86,6 +87,29 @@ describePostgres('PostgresTaskStore rules of its own', (db) => {
       client.release();
       await store.close();
     }
+  });
+
+  it('drops events older than maxEventAgeMs, by a periodic sweep or pruneEvents(), keeping the task; a read starts at the oldest kept', async () => {
+    const schema = await db.schema();
+    const S = quoteSchema(schema);
+    const backdate = (task: string, through: number) =>
+      db.pool.query(`UPDATE ${S}.task_events SET created_at = now() - interval '2 hours' WHERE task_id = $1 AND sequence <= $2`, [task, through]);
+    const store = await createPostgresTaskStore({ pool: db.pool, schema, retention: { maxEventAgeMs: 3_600_000 } });
+    const task = testTask('t1');
+    await store.commit(commitOf(task, 0, [1, 2, 3].map((n) => testEvent(task, n))));
+    await store.commit(commitOf(task, 1, [4, 5].map((n) => testEvent(task, n))));
+    await backdate('t1', 3);
+    expect(await store.pruneEvents()).toBe(3);
+    expect((await store.readEvents('t1', 1)).map((e) => e.sequence)).toEqual([4, 5]);
+    expect(await store.get('t1')).toMatchObject({ version: 2, lastSequence: 5 });
+    await store.close();
+    // The periodic sweep does the same on its own.
+    const swept = await createPostgresTaskStore({ pool: db.pool, schema, retention: { maxEventAgeMs: 3_600_000, sweepIntervalMs: 20 } });
+    await backdate('t1', 4);
+    await until(async () => ((await swept.readEvents('t1', 0)).length === 1 ? true : undefined));
+    expect((await swept.readEvents('t1', 0)).map((e) => e.sequence)).toEqual([5]);
+    await swept.close();
+    await expect(createPostgresTaskStore({ pool: db.pool, schema, retention: { maxEventsPerTask: 0 } })).rejects.toThrow(/retention.maxEventsPerTask must be a positive integer/);
   });
 
   it('costs a blocking echo SendMessage at most 2 round trips', async () => {
