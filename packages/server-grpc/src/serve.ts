@@ -4,6 +4,28 @@ import { DEFAULT_MAX_MESSAGE_BYTES, GRPC_PROTOCOL_VERSION } from './metadata.js'
 import type { A2AServiceOptions } from './service.js';
 import { addA2AService } from './service.js';
 
+/**
+ * How long {@link serveGrpc} keeps connections that do nothing, and how it
+ * finds dead peers. Calls in progress (streams included) are never cut by
+ * the idle bound.
+ */
+export interface GrpcTimeouts {
+  /**
+   * A connection with no call in progress is closed (GOAWAY) after this
+   * long, counted from its start or its last call's end: also a client that
+   * connects and never completes the HTTP/2 handshake. Default 120 000 ms;
+   * clients reconnect on their next call.
+   */
+  readonly idleMs?: number;
+  /** The server pings each connection this often (default 60 000 ms) ... */
+  readonly keepaliveMs?: number;
+  /** ... and closes it when the ping is not answered within this (default 20 000 ms): a vanished peer's streams end. */
+  readonly keepaliveTimeoutMs?: number;
+}
+
+/** The timeouts used when none are given. */
+export const DEFAULT_GRPC_TIMEOUTS: Required<GrpcTimeouts> = { idleMs: 120_000, keepaliveMs: 60_000, keepaliveTimeoutMs: 20_000 };
+
 /** How {@link serveGrpc} starts a server. */
 export interface ServeGrpcOptions extends A2AServiceOptions {
   readonly service: TaskService;
@@ -15,7 +37,9 @@ export interface ServeGrpcOptions extends A2AServiceOptions {
   readonly maxMessageBytes?: number;
   /** TLS or other server credentials; default insecure (plaintext, for local use and tests). */
   readonly credentials?: grpc.ServerCredentials;
-  /** Further grpc-js server options (keepalive, interceptors ...). */
+  /** Idle connections and dead peers (see {@link GrpcTimeouts}); the rest keep {@link DEFAULT_GRPC_TIMEOUTS}. */
+  readonly timeouts?: GrpcTimeouts;
+  /** Further grpc-js server options (interceptors ...); they win over the ones set from `maxMessageBytes` and `timeouts`. */
   readonly serverOptions?: grpc.ServerOptions;
 }
 
@@ -41,13 +65,18 @@ function hostPort(host: string, port: number): string {
 
 /**
  * Starts a grpc-js server serving `lf.a2a.v1.A2AService` over `service`
- * with message size limits set, and resolves once it listens.
+ * with message size limits, an idle-connection bound and keepalive pings
+ * set (see {@link GrpcTimeouts}), and resolves once it listens.
  */
 export async function serveGrpc(options: ServeGrpcOptions): Promise<GrpcServerHandle> {
   const { service, port = 0, host = '127.0.0.1', maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES } = options;
+  const timeouts = { ...DEFAULT_GRPC_TIMEOUTS, ...options.timeouts };
   const server = new grpc.Server({
     'grpc.max_receive_message_length': maxMessageBytes,
     'grpc.max_send_message_length': maxMessageBytes,
+    'grpc.max_connection_idle_ms': timeouts.idleMs,
+    'grpc.keepalive_time_ms': timeouts.keepaliveMs,
+    'grpc.keepalive_timeout_ms': timeouts.keepaliveTimeoutMs,
     ...options.serverOptions,
   });
   addA2AService(server, service, options);

@@ -5,7 +5,7 @@
  * middleware, or a fetch handler.
  */
 export { serveA2A } from './serve.js';
-export type { A2AServer, ServeA2AOptions } from './serve.js';
+export type { A2AServer, HttpTimeouts, ServeA2AOptions } from './serve.js';
 export { createA2AHandler } from './handler.js';
 export type { A2AHandler } from './handler.js';
 export type { NodeHandler } from './node-host.js';

@@ -12,6 +12,12 @@ export const HTTP_DEFAULTS = {
   cardMaxAgeSeconds: 300,
   /** `Access-Control-Max-Age` of CORS preflight answers, when `cors` is on. */
   corsMaxAgeSeconds: 600,
+  /** `serveA2A`: how long a request's head may take to arrive. */
+  headersTimeoutMs: 10_000,
+  /** `serveA2A`: how long a whole request (head and body) may take to arrive. */
+  requestTimeoutMs: 30_000,
+  /** `serveA2A`: how long an idle keep-alive connection is kept between requests. */
+  keepAliveTimeoutMs: 5_000,
 } as const;
 
 /**

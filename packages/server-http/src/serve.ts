@@ -1,10 +1,45 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { AgentCard } from '@taskwire/core';
 import { httpInterfaces } from './agent-card.js';
 import type { A2AHandler } from './handler.js';
 import { createA2AHandler } from './handler.js';
 import type { A2AHttpOptions } from './options.js';
+import { HTTP_DEFAULTS } from './options.js';
+
+/**
+ * How long {@link serveA2A} waits for slow or idle clients. Each bound
+ * ends the connection (node answers 408 when a request is late); answers,
+ * SSE streams included, are never limited by them.
+ */
+export interface HttpTimeouts {
+  /**
+   * How long a request's head (request line and headers) may take to
+   * arrive, counted from the connection or the previous answer; default
+   * 10 000 ms. Also bounds a WebSocket upgrade request on this server.
+   */
+  readonly headersMs?: number;
+  /** How long a whole request (head and body) may take to arrive; default 30 000 ms; at least `headersMs`. */
+  readonly requestMs?: number;
+  /** How long an idle keep-alive connection is kept between requests; default 5 000 ms (node adds a second of grace). */
+  readonly keepAliveMs?: number;
+}
+
+/** The `node:http` server options of `timeouts`, with the defaults of {@link HTTP_DEFAULTS}. */
+function serverTimeouts(timeouts: HttpTimeouts = {}): ServerOptions {
+  const headersTimeout = timeouts.headersMs ?? Math.min(HTTP_DEFAULTS.headersTimeoutMs, timeouts.requestMs ?? Infinity);
+  const requestTimeout = timeouts.requestMs ?? Math.max(HTTP_DEFAULTS.requestTimeoutMs, headersTimeout);
+  if (!(headersTimeout > 0 && requestTimeout >= headersTimeout)) {
+    throw new TypeError(`serveA2A timeouts: headersMs must be positive and requestMs at least headersMs (got ${headersTimeout} and ${requestTimeout})`);
+  }
+  return {
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: timeouts.keepAliveMs ?? HTTP_DEFAULTS.keepAliveTimeoutMs,
+    // Node looks for late requests every this often (30 s unless told): a quarter of the bound, at most a second.
+    connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeout / 4)),
+  };
+}
 
 /** How {@link serveA2A} listens, on top of the handler options. */
 export interface ServeA2AOptions extends Omit<A2AHttpOptions, 'card'> {
@@ -24,6 +59,8 @@ export interface ServeA2AOptions extends Omit<A2AHttpOptions, 'card'> {
    * checks). Default: 404 with an A2A error body.
    */
   readonly fallback?: (request: IncomingMessage, response: ServerResponse) => void;
+  /** Bounds on slow or idle clients (see {@link HttpTimeouts}); short by default. */
+  readonly timeouts?: HttpTimeouts;
   /**
    * How long `close()` lets busy connections finish (a response in flight, a
    * stream's last bytes to a client that stopped reading) before it cuts
@@ -57,12 +94,14 @@ function urlHost(host: string): string {
 /**
  * Starts a `node:http` server for a service: JSON-RPC at `/a2a/jsonrpc`,
  * HTTP+JSON at `/a2a/rest`, the card at `/.well-known/agent-card.json`
- * (paths configurable, see {@link A2AHttpOptions}). Resolves once it listens.
+ * (paths configurable, see {@link A2AHttpOptions}). Clients that send their
+ * requests too slowly or keep connections idle are cut off (see
+ * {@link HttpTimeouts}). Resolves once it listens.
  */
 export async function serveA2A(options: ServeA2AOptions): Promise<A2AServer> {
   const { createServer } = await import('node:http');
   const host = options.host ?? '127.0.0.1';
-  const server = createServer();
+  const server = createServer(serverTimeouts(options.timeouts));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

@@ -98,7 +98,10 @@ function paramsDeadline(socket: WebSocket, ms: number): () => void {
  * `limits.maxSubscriptions`) streams; keep-alive pings drop dead peers; a
  * reader that falls more than `limits.maxBufferedBytes` behind is
  * disconnected. Upgrades on other paths are left to the server's other
- * `upgrade` listeners (refused with 404 when there is none).
+ * `upgrade` listeners (refused with 404 when there is none). The upgrade
+ * request itself is bounded by the HTTP server's request timeouts
+ * (`serveA2A`'s `timeouts.headersMs`, `serveWebSocket`'s
+ * `handshakeTimeoutMs`).
  */
 export function attachWebSocket(options: AttachOptions): WebSocketEndpoint {
   const { server, service, logger } = options;

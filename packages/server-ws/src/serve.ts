@@ -9,7 +9,17 @@ export interface ServeOptions extends WebSocketOptions {
   readonly port?: number;
   /** Default `127.0.0.1`. */
   readonly host?: string;
+  /**
+   * How long an upgrade request (or any plain request) may take to arrive
+   * in full; a client that trickles it is answered 408 and cut off.
+   * Default 10 000 ms. Established connections are not limited by it (the
+   * keep-alive pings and `limits.connectionParamsTimeoutMs` bound them).
+   */
+  readonly handshakeTimeoutMs?: number;
 }
+
+/** The default of {@link ServeOptions.handshakeTimeoutMs}. */
+const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 
 /** A standalone WebSocket server. */
 export interface WebSocketServerHandle {
@@ -24,10 +34,19 @@ export interface WebSocketServerHandle {
 /**
  * Serves A2A over WebSocket on a server of its own: the endpoint of
  * {@link attachWebSocket} on a new `node:http` server that answers plain
- * HTTP requests with 426 Upgrade Required. Resolves once it listens.
+ * HTTP requests with 426 Upgrade Required and cuts off clients whose
+ * upgrade request is slower than `handshakeTimeoutMs`. Resolves once it
+ * listens.
  */
 export async function serveWebSocket(options: ServeOptions): Promise<WebSocketServerHandle> {
-  const server = createServer((_request, response) => {
+  const handshake = options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
+  const bounds = {
+    headersTimeout: handshake,
+    requestTimeout: handshake,
+    // Node looks for late requests every this often (30 s unless told): a quarter of the bound, at most a second.
+    connectionsCheckingInterval: Math.min(1_000, Math.ceil(handshake / 4)),
+  };
+  const server = createServer(bounds, (_request, response) => {
     response.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' });
     response.end('This endpoint serves A2A over WebSocket: connect with a WebSocket (tRPC wsLink) client.\n');
   });
