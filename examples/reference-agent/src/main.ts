@@ -45,13 +45,16 @@ Try:
   npm run taskwire -- send ${agent.baseUrl} "provide a sunset quote"
 Press Ctrl+C to stop.`);
 
+const drainGraceMs = options.drainGraceMs;
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${signal}: stopping…`);
-    agent.close().then(
+    // SIGTERM (an orchestrator) drains: running agents get the grace period; Ctrl+C stops them at once.
+    const graceMs = signal === 'SIGTERM' ? drainGraceMs : 0;
+    console.log(`\n${signal}: stopping${graceMs > 0 ? ` (running agents get ${graceMs} ms to finish)` : ''}…`);
+    agent.close(graceMs).then(
       () => process.exit(0),
       (error: Error) => {
         console.error(`error while stopping: ${error.message}`);

@@ -7,9 +7,17 @@ export interface AgentOptions {
   readonly port: number;
   readonly grpcPort: number;
   /** `memory`, the directory of the file store, or a PostgreSQL database (with `--migrate`: migrated at start). */
-  readonly store: { kind: 'memory' } | { kind: 'file'; dir: string } | { kind: 'postgres'; url: string; schema: string; migrate: boolean };
+  readonly store:
+    | { kind: 'memory' }
+    | { kind: 'file'; dir: string }
+    | { kind: 'postgres'; url: string; schema: string; migrate: boolean; leaseTtlMs: number | undefined };
   readonly apiKey: string | undefined;
+  /** On SIGTERM, how long running agents may go on before their tasks fail (SIGINT stops them at once). */
+  readonly drainGraceMs: number;
 }
+
+/** Default of `--drain-grace-ms`. */
+export const DEFAULT_DRAIN_GRACE_MS = 10_000;
 
 /** The usage text printed by `--help` and on bad options. */
 export const USAGE = `Usage: pnpm start [-- options]
@@ -20,6 +28,10 @@ export const USAGE = `Usage: pnpm start [-- options]
                       when it is a postgres:// URL, else file:./.taskwire-data)
   --migrate           with a postgres store: apply the schema's migrations before serving
   --schema <name>     with a postgres store: the schema of its tables (default taskwire)
+  --lease-ttl-ms <n>  with a postgres store: how long a task's lease lasts unless renewed, which
+                      bounds how long a task stays unsettled after its replica vanished (default 15000)
+  --drain-grace-ms <n>  on SIGTERM: stop taking work, let running agents finish within this, then
+                      fail what is left and close streams so clients resume elsewhere (default 10000)
   --api-key <key>     require this key (x-api-key or Authorization: Bearer)
   --help              this text`;
 
@@ -45,6 +57,8 @@ export function parseOptions(
       store: { type: 'string' },
       migrate: { type: 'boolean', default: false },
       schema: { type: 'string', default: 'taskwire' },
+      'lease-ttl-ms': { type: 'string' },
+      'drain-grace-ms': { type: 'string' },
       'api-key': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -63,8 +77,20 @@ export function parseOptions(
   else if (store.startsWith('file:') && store.length > 5) {
     const dir = store.slice(5);
     parsed = { kind: 'file', dir: isAbsolute(dir) ? dir : resolve(cwd, dir) };
-  } else if (POSTGRES_URL.test(store)) parsed = { kind: 'postgres', url: store, schema: values.schema!, migrate: values.migrate! };
-  else throw new TypeError(`--store must be "memory", "file:DIR" or a postgres:// URL, not "${store}"`);
+  } else if (POSTGRES_URL.test(store)) {
+    const leaseTtlMs = milliseconds(values['lease-ttl-ms'], '--lease-ttl-ms', 100);
+    parsed = { kind: 'postgres', url: store, schema: values.schema!, migrate: values.migrate!, leaseTtlMs };
+  } else throw new TypeError(`--store must be "memory", "file:DIR" or a postgres:// URL, not "${store}"`);
   if (parsed.kind !== 'postgres' && values.migrate) throw new TypeError('--migrate applies to a postgres store only');
-  return { host: values.host!, port, grpcPort, store: parsed, apiKey: values['api-key'] };
+  if (parsed.kind !== 'postgres' && values['lease-ttl-ms'] !== undefined) throw new TypeError('--lease-ttl-ms applies to a postgres store only');
+  const drainGraceMs = milliseconds(values['drain-grace-ms'], '--drain-grace-ms', 0) ?? DEFAULT_DRAIN_GRACE_MS;
+  return { host: values.host!, port, grpcPort, store: parsed, apiKey: values['api-key'], drainGraceMs };
+}
+
+/** A whole number of milliseconds of at least `min` from an option, or undefined when it is not given. */
+function milliseconds(value: string | undefined, name: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < min) throw new TypeError(`${name} must be a whole number of milliseconds, at least ${min}`);
+  return ms;
 }

@@ -1,6 +1,6 @@
-import { apiKeyAuth, createMemoryTaskStore, TaskService, type AuthPolicy, type Logger, type TaskStore } from '@taskwire/core';
+import { apiKeyAuth, createMemoryTaskStore, TaskService, type AuthPolicy, type Logger, type TaskCoordinator, type TaskStore } from '@taskwire/core';
 import { FileTaskStore } from '@taskwire/core/file';
-import { createPostgresTaskStore, migrate } from '@taskwire/postgres';
+import { createPostgresCoordinator, createPostgresTaskStore, migrate } from '@taskwire/postgres';
 import { grpcInterface, serveGrpc } from '@taskwire/server-grpc';
 import { httpInterfaces, serveA2A } from '@taskwire/server-http';
 import { attachWebSocket, wsInterface } from '@taskwire/server-ws';
@@ -14,17 +14,33 @@ export interface RunningAgent {
   readonly baseUrl: string;
   readonly urls: { jsonRpc: string; rest: string; ws: string; grpc: string; card: string; page: string };
   readonly service: TaskService;
-  /** Stops every server, settles running tasks and closes the store. */
-  close(): Promise<void>;
+  /**
+   * Stops: takes no new connections (a load balancer sends new requests to
+   * the other replicas), lets running agents finish within `graceMs`
+   * (default 0: they stop at once), fails the tasks still running, ends
+   * every stream (clients resume elsewhere), then closes the servers, the
+   * cluster coordinator and the store.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
-/** Opens the store the options name (a postgres one migrated first when asked). */
-async function openStore(store: AgentOptions['store'], logger: Logger | undefined): Promise<TaskStore> {
-  if (store.kind === 'memory') return createMemoryTaskStore({ maxTasks: 100_000 });
-  if (store.kind === 'file') return FileTaskStore.open(store.dir, { logger });
+/**
+ * Opens the store the options name (a postgres one migrated first when
+ * asked). With postgres, also the replica's coordinator: every process on
+ * the same schema is then one cluster.
+ */
+async function openStore(store: AgentOptions['store'], logger: Logger | undefined): Promise<{ store: TaskStore; coordinator?: TaskCoordinator }> {
+  if (store.kind === 'memory') return { store: createMemoryTaskStore({ maxTasks: 100_000 }) };
+  if (store.kind === 'file') return { store: await FileTaskStore.open(store.dir, { logger }) };
   const connection = { connectionString: store.url, schema: store.schema, ...(logger && { logger }) };
   if (store.migrate) await migrate(connection);
-  return createPostgresTaskStore(connection);
+  const postgres = await createPostgresTaskStore(connection);
+  try {
+    return { store: postgres, coordinator: await createPostgresCoordinator({ store: postgres, leaseTtlMs: store.leaseTtlMs, ...(logger && { logger }) }) };
+  } catch (error) {
+    await postgres.close();
+    throw error;
+  }
 }
 
 /**
@@ -36,19 +52,20 @@ async function openStore(store: AgentOptions['store'], logger: Logger | undefine
  */
 export async function serveAll(options: AgentOptions, logger?: Logger): Promise<RunningAgent> {
   const page = createWebPage({ endpoints: ['POST /a2a/jsonrpc', '/a2a/rest/...', 'GET /.well-known/agent-card.json', 'WebSocket /a2a/ws'], logger });
-  const store = await openStore(options.store, logger);
+  const { store, coordinator } = await openStore(options.store, logger);
   const auth: AuthPolicy | undefined = options.apiKey
     ? { authenticate: apiKeyAuth({ [options.apiKey]: 'api-key-user' }), challenge: 'ApiKey header="x-api-key"' }
     : undefined;
   const card = referenceAgentCard([]);
-  const service = new TaskService({ store, agent: referenceAgent, card, ...(logger && { logger }) });
-  // Tasks a crashed or killed run left submitted or working fail now, saying so, instead of hanging forever.
-  await service.recover();
-  const opened: (() => Promise<void>)[] = [() => store.close()];
+  const service = new TaskService({ store, agent: referenceAgent, card, ...(logger && { logger }), ...(coordinator && { coordinator }) });
+  const opened: (() => Promise<void>)[] = [() => store.close(), ...(coordinator ? [() => coordinator.close()] : [])];
   const abandon = async (error: unknown): Promise<never> => {
     for (const close of opened.reverse()) await close().catch(() => undefined);
     throw error;
   };
+  // Tasks a crashed or killed run left submitted or working fail now, saying so, instead of hanging forever
+  // (in a cluster: only those no live replica runs).
+  await service.recover().catch(abandon);
   const grpc = await serveGrpc({ service, port: options.grpcPort, host: options.host, ...(auth && { auth }), ...(logger && { logger }) }).catch(abandon);
   opened.push(() => grpc.close(1_000));
   let wsUrl = '';
@@ -78,10 +95,11 @@ export async function serveAll(options: AgentOptions, logger?: Logger): Promise<
       page: `${http.url}/`,
     },
     service,
-    async close() {
-      await ws.close(1_000);
-      await Promise.all([http.close(), grpc.close(1_000)]);
-      await service.close();
+    async close(graceMs = 0) {
+      const servers = Promise.all([ws.close(1_000), http.close(), grpc.close(graceMs + 1_000)]);
+      await service.drain(graceMs);
+      await servers;
+      await coordinator?.close();
       await store.close();
     },
   };

@@ -32,6 +32,12 @@ export interface SuiteStorage {
 export interface Connection {
   readonly transport: Transport;
   close(): Promise<void>;
+  /**
+   * Waits until no agent run of this connection's tasks is in progress, for
+   * a fixture whose service runs elsewhere (other processes); by default the
+   * harness waits for the service it built.
+   */
+  idle?(): Promise<void>;
 }
 
 /** The card every suite service is built with (streaming on, no push, no extended card). */
@@ -124,7 +130,7 @@ export class Harness {
 
   /** Waits until every agent run has ended (server side). */
   idle(): Promise<void> {
-    return this.service.idle();
+    return this.connection.idle?.() ?? this.service.idle();
   }
 
   /** Stops the connection and the service (and those of {@link withService}). */

@@ -1,7 +1,8 @@
 /**
  * `@taskwire/postgres`: Taskwire's stores on PostgreSQL (node-postgres).
  * A task store with versions and an event log, a push config store, the
- * schema's migrations (`migrate`, or the `taskwire-postgres` command).
+ * schema's migrations (`migrate`, or the `taskwire-postgres` command), and
+ * the coordinator that makes several replicas on one schema one cluster.
  */
 export { createPostgresTaskStore, PostgresTaskStore, TerminalTaskError } from './task-store.js';
 export type { PostgresTaskStoreOptions } from './task-store.js';
@@ -16,3 +17,5 @@ export { DEFAULT_SCHEMA } from './schema-name.js';
 export { isUnavailable } from './database-errors.js';
 export { createPostgresPushConfigStore, PostgresPushConfigStore } from './push-store.js';
 export type { PostgresPushConfigStoreOptions } from './push-store.js';
+export { createPostgresCoordinator, DEFAULT_CATCH_UP_INTERVAL_MS, DEFAULT_LEASE_TTL_MS, PostgresCoordinator } from './cluster/coordinator.js';
+export type { PostgresCoordinatorOptions } from './cluster/coordinator.js';
