@@ -150,6 +150,40 @@ describe('wsTransport', () => {
     expect(listed.tasks[0]!.history?.filter((m) => m.role === 'ROLE_USER')).toHaveLength(1);
   });
 
+  it('ends a resumed SendStreamingMessage where the turn ends (input-required), though a SubscribeToTask would go on', async () => {
+    const card = referenceAgentCard([wsInterface('ws://127.0.0.1/a2a/ws')]);
+    const asking = new TaskService({
+      store: createMemoryTaskStore(),
+      card,
+      agent: async (ctx) => {
+        for (let i = 1; i <= 6; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          await ctx.working(`step ${i}`);
+        }
+        await ctx.inputRequired('which one?');
+      },
+    });
+    const own = await serveWebSocket({ service: asking });
+    try {
+      const { sockets, WebSocket } = recordingSockets();
+      const client = wsTransport({ url: own.url, WebSocket });
+      transports.push(client);
+      const events: StreamEvent[] = [];
+      for await (const event of client.stream('SendStreamingMessage', { message: user('go') })) {
+        events.push(event);
+        if (events.length === 3) sockets[0]!.terminate();
+      }
+      expect(sockets).toHaveLength(2);
+      const sequences = events.map((e) => e.sequence);
+      expect(sequences).toEqual(sequences.map((_, i) => sequences[0]! + i));
+      expect(stateOf(events.at(-1)!)).toBe('TASK_STATE_INPUT_REQUIRED');
+      expect(events).toHaveLength(8);
+    } finally {
+      await own.close();
+      await asking.close();
+    }
+  });
+
   it('ends a stream on break without canceling its task', async () => {
     const client = open();
     let taskId = '';
