@@ -1,14 +1,18 @@
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { Logger } from '@taskwire/core';
+import { PAGE_SCRIPT_FILE, pageBundleOptions } from './page-bundle.js';
 import { pageHtml } from './page-html.js';
 
 /** Where the page's bundled script is served. */
 export const PAGE_SCRIPT_PATH = '/web/app.js';
 
-/** The browser entry of the page (TypeScript, bundled in the background when the server starts). */
-const ENTRY = fileURLToPath(new URL('./app.ts', import.meta.url));
+/**
+ * The page's script as the build left it beside the built server
+ * (`dist/web-page.js`); there is no such file beside the sources, where the
+ * script is bundled when the server starts.
+ */
+const PREBUILT = new URL(`./${PAGE_SCRIPT_FILE}`, import.meta.url);
 
 /**
  * The page's content security policy: scripts and requests only from this
@@ -18,23 +22,16 @@ const ENTRY = fileURLToPath(new URL('./app.ts', import.meta.url));
 const CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
 
 /**
- * Bundles the page's script (`src/web/app.ts` and `@taskwire/client` from its
- * TypeScript sources) with esbuild for browsers, in memory. Resolves with
- * the JavaScript; rejects with esbuild's messages when it does not build.
+ * The page's script for browsers: the file the build made (`npm start` runs
+ * the built server), or else `src/web/app.ts` and `@taskwire/client` bundled
+ * from their TypeScript sources with esbuild, in memory. Rejects with
+ * esbuild's messages when it does not build.
  */
 export async function bundlePageScript(): Promise<string> {
-  const result = await build({
-    entryPoints: [ENTRY],
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    conditions: ['source'],
-    minify: true,
-    legalComments: 'none',
-    write: false,
-    logLevel: 'silent',
-  });
+  const prebuilt = await readFile(PREBUILT, 'utf8').catch(() => undefined);
+  if (prebuilt !== undefined) return prebuilt;
+  const { build } = await import('esbuild');
+  const result = await build({ ...pageBundleOptions(), write: false });
   return result.outputFiles[0]!.text;
 }
 
