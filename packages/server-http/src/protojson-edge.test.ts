@@ -16,12 +16,12 @@ afterEach(async () => {
 const V1 = { 'a2a-version': '1.0' };
 const REST_JSON = { ...V1, 'content-type': 'application/a2a+json' };
 const get = (path: string) => fetch(`${server.restUrl}${path}`, { headers: V1 });
-const post = (path: string, body: string | Uint8Array) => fetch(`${server.restUrl}${path}`, { method: 'POST', headers: REST_JSON, body });
+const post = (path: string, body: string | Uint8Array<ArrayBuffer>) => fetch(`${server.restUrl}${path}`, { method: 'POST', headers: REST_JSON, body });
 
 /** `json` with `"@@"` replaced by `bad` bytes inside the string it stands in. */
-function withBytes(json: string, bad: number[]): Uint8Array {
+function withBytes(json: string, bad: number[]): Uint8Array<ArrayBuffer> {
   const at = json.indexOf('@@');
-  return Buffer.concat([Buffer.from(json.slice(0, at)), Buffer.from(bad), Buffer.from(json.slice(at + 2))]);
+  return new Uint8Array(Buffer.concat([Buffer.from(json.slice(0, at)), Buffer.from(bad), Buffer.from(json.slice(at + 2))]));
 }
 
 describe('ProtoJSON at the HTTP edge', () => {
@@ -85,12 +85,12 @@ describe('bodies that are not UTF-8', () => {
     const service = new TaskService({ store: createMemoryTaskStore(), agent: referenceAgent, card: CARD });
     const handler = createA2AHandler({ service });
     try {
-      const request = (body: Uint8Array) =>
+      const request = (body: Uint8Array<ArrayBuffer>) =>
         new Request('http://agent.test/a2a/jsonrpc', { method: 'POST', headers: { ...V1, 'content-type': 'application/json' }, body });
       const envelope = (text: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: userMessage(text) } });
       const refused = await (await handler.fetch(request(withBytes(envelope('echo @@'), [0xc0, 0xaf])))).json();
       expect(refused.error.code).toBe(-32700);
-      const accepted = await (await handler.fetch(request(Buffer.from(envelope('echo é 🦄'))))).json();
+      const accepted = await (await handler.fetch(request(new TextEncoder().encode(envelope('echo é 🦄'))))).json();
       expect(accepted.result.task.status.message.parts).toEqual([{ text: 'é 🦄' }]);
     } finally {
       await service.close();
