@@ -113,6 +113,22 @@ export function schemaVersion(connection: Connection): Promise<number> {
 }
 
 /**
+ * Opens a store's connection (see `connect`) and checks its schema with
+ * {@link requireSchema}; on failure ends a pool it opened and rejects
+ * (unreachable database: the retryable error, saying it was `during`).
+ */
+export async function openMigrated(options: PostgresConnectionOptions, owner: string, during: string): Promise<Connection> {
+  const connection = connect(options, owner);
+  try {
+    await requireSchema(connection);
+    return connection;
+  } catch (error) {
+    if (connection.owned) await connection.pool.end();
+    throw databaseError(error, during);
+  }
+}
+
+/**
  * Checks at a store's open that the schema is at (or past) this release's
  * version; rejects with {@link SchemaNotReadyError}, which says what to run,
  * when it is not.

@@ -11,9 +11,9 @@ import {
 } from '@taskwire/core';
 import { openPushSecrets, pushSecretBox, type PushEncryptionOptions, type PushSecretBox } from '@taskwire/core/push';
 import type pg from 'pg';
-import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
+import type { Connection, PostgresConnectionOptions } from './connection.js';
 import { databaseError, lookupable, storable } from './database-errors.js';
-import { requireSchema } from './migrate.js';
+import { openMigrated } from './migrate.js';
 import { pushStatements } from './push-sql.js';
 import { prepared } from './schema-name.js';
 
@@ -60,13 +60,7 @@ export class PostgresPushConfigStore implements PushConfigStore {
     const max = options.maxDeadLetters ?? DEFAULT_MAX_DEAD_LETTERS;
     if (!(Number.isInteger(max) && max >= 0)) throw new RangeError(`maxDeadLetters must be an integer, 0 or more (got ${max})`);
     const box = pushSecretBox(options.encryption);
-    const connection = connect(options, 'createPostgresPushConfigStore');
-    try {
-      await requireSchema(connection).catch((error: unknown) => Promise.reject(databaseError(error, 'opening the push config store')));
-    } catch (error) {
-      if (connection.owned) await connection.pool.end();
-      throw error;
-    }
+    const connection = await openMigrated(options, 'createPostgresPushConfigStore', 'opening the push config store');
     return new PostgresPushConfigStore(connection, box, max);
   }
 

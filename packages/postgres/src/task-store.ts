@@ -18,9 +18,9 @@ import {
 } from '@taskwire/core';
 import type pg from 'pg';
 import { eventsChannel } from './cluster/names.js';
-import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
+import type { Connection, PostgresConnectionOptions } from './connection.js';
 import { databaseError, lookupable, storable } from './database-errors.js';
-import { requireSchema } from './migrate.js';
+import { openMigrated } from './migrate.js';
 import { EventRetention, resolveRetention, type EventRetentionOptions } from './retention.js';
 import { prepared } from './schema-name.js';
 import { listResponse, listStatement, type ListRow } from './task-list.js';
@@ -69,13 +69,7 @@ export class PostgresTaskStore implements TaskStore {
   /** Opens the store: checks the schema is migrated (see {@link createPostgresTaskStore}). */
   static async open(options: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
     const retention = resolveRetention(options.retention);
-    const connection = connect(options, 'createPostgresTaskStore');
-    try {
-      await requireSchema(connection).catch((error: unknown) => Promise.reject(databaseError(error, 'opening the task store')));
-    } catch (error) {
-      if (connection.owned) await connection.pool.end();
-      throw error;
-    }
+    const connection = await openMigrated(options, 'createPostgresTaskStore', 'opening the task store');
     const store = new PostgresTaskStore(connection, new EventRetention(connection, retention, options.logger));
     store.retention.start();
     return store;

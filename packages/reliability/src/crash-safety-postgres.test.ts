@@ -3,7 +3,7 @@ import { createPostgresTaskStore } from '@taskwire/postgres';
 import { describePostgres } from '@taskwire/postgres/testing';
 import { afterAll, expect, it } from 'vitest';
 import { AckLog } from './crash/acked.js';
-import { runLoad } from './crash/load.js';
+import { after, loadUntilKilled } from './crash/kill-round.js';
 import { checkOverWire, checkTasks } from './crash/verify.js';
 import type { AgentProcess } from './support/agent-process.js';
 import { spawnAgent } from './support/agent-process.js';
@@ -19,9 +19,6 @@ const running = new Set<AgentProcess>();
 afterAll(async () => {
   await Promise.all([...running].map((agent) => agent.kill()));
 });
-
-/** A timer for the kill moment (the moment is what is under test; nothing waits on it to be in sync). */
-const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 describePostgres('crash safety: the reference agent on PostgreSQL, killed with SIGKILL at random moments', (db) => {
   it(`keeps every acknowledged send whole and lets cut streams resume, over ${ROUNDS} kills under load (and some during startup)`, async () => {
@@ -65,15 +62,7 @@ describePostgres('crash safety: the reference agent on PostgreSQL, killed with S
         problems.push(...wire.problems.map((p) => `round ${round}, after the restart: ${p}`));
         for (const id of wire.recovered) recovered.add(id);
         figures.resumed += wire.resumed;
-        const killed = new AbortController();
-        const stop = new AbortController();
-        const load = runLoad(transports, acked, random.fork(), WORKERS, { killed: killed.signal, stop: stop.signal });
-        await Promise.race([after(random.int(120, 900)), load]);
-        killed.abort();
-        await agent.kill();
-        stop.abort();
-        const report = await load;
-        await transports.close();
+        const report = await loadUntilKilled(agent, transports, acked, random, WORKERS);
         running.delete(agent);
         figures.calls += report.calls;
         figures.rounds++;

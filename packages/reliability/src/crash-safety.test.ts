@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AckLog } from './crash/acked.js';
-import { runLoad } from './crash/load.js';
+import { after, loadUntilKilled } from './crash/kill-round.js';
 import { checkOverWire, checkStore } from './crash/verify.js';
 import type { AgentProcess } from './support/agent-process.js';
 import { spawnAgent } from './support/agent-process.js';
@@ -21,9 +21,6 @@ afterAll(async () => {
   await Promise.all([...running].map((agent) => agent.kill()));
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
-
-/** A timer for the kill moment (the moment is what is under test; nothing waits on it to be in sync). */
-const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 describe('crash safety: the reference agent with a file store, killed with SIGKILL at random moments', () => {
   it(`keeps every acknowledged send, tears no record and lets cut streams resume, over ${ROUNDS} kills under load (and some during startup)`, async () => {
@@ -73,15 +70,7 @@ describe('crash safety: the reference agent with a file store, killed with SIGKI
         continue;
       }
       const { agent, transports } = await restartAndCheck(round);
-      const killed = new AbortController();
-      const stop = new AbortController();
-      const load = runLoad(transports, acked, random.fork(), WORKERS, { killed: killed.signal, stop: stop.signal });
-      await Promise.race([after(random.int(120, 900)), load]);
-      killed.abort();
-      await agent.kill();
-      stop.abort();
-      const report = await load;
-      await transports.close();
+      const report = await loadUntilKilled(agent, transports, acked, random, WORKERS);
       running.delete(agent);
       figures.calls += report.calls;
       figures.loaded++;
