@@ -1,19 +1,16 @@
 import { createMemoryTaskStore, TaskService } from '@taskwire/core';
 import { referenceAgent } from '@taskwire/reference-agent';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createA2AHandler } from './handler.js';
 import type { TestServer } from './test-kit.js';
 import { CARD, call, startServer, userMessage } from './test-kit.js';
 
+/** One server for the file: each test works in contexts of its own. */
 let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+beforeAll(async () => void (server = await startServer()));
+afterAll(() => server.close());
 
-const V1 = { 'a2a-version': '1.0' };
+const V1 = { 'a2a-version': '1.0' } as const;
 const REST_JSON = { ...V1, 'content-type': 'application/a2a+json' };
 const get = (path: string) => fetch(`${server.restUrl}${path}`, { headers: V1 });
 const post = (path: string, body: string | Uint8Array<ArrayBuffer>) => fetch(`${server.restUrl}${path}`, { method: 'POST', headers: REST_JSON, body });
@@ -65,17 +62,18 @@ describe('bodies that are not UTF-8', () => {
 
   it('are a JSON-RPC parse error (-32700, id null), not text with U+FFFD', async () => {
     for (const bad of BAD) {
-      const body = withBytes(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'SendMessage', params: { message: userMessage('echo @@') } }), bad);
+      const body = withBytes(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'SendMessage', params: { message: userMessage('echo @@', { contextId: 'ctx-utf8' }) } }), bad);
       const answer = await (await fetch(server.rpcUrl, { method: 'POST', headers: { ...V1, 'content-type': 'application/json' }, body })).json();
       expect([bad, answer.id, answer.error.code]).toEqual([bad, null, -32700]);
       expect(answer.error.message).toContain('UTF-8');
     }
-    expect((await call(server.rpcUrl, 'ListTasks', {})).result.tasks).toEqual([]);
+    expect((await call(server.rpcUrl, 'ListTasks', { contextId: 'ctx-utf8' })).result.tasks).toEqual([]);
   });
 
   it('are a 400 PARSE_ERROR on HTTP+JSON', async () => {
     for (const bad of BAD) {
-      const answer = await post('/message:send', withBytes(JSON.stringify({ message: userMessage('echo @@') }), bad));
+      const answer = await post('/message:send', withBytes(JSON.stringify({ message: userMessage('echo @@', { contextId: 'ctx-utf8' }) }), bad));
+      expect((await call(server.rpcUrl, 'ListTasks', { contextId: 'ctx-utf8' })).result.tasks).toEqual([]);
       expect(answer.status).toBe(400);
       expect((await answer.json()).error.details[0].reason).toBe('PARSE_ERROR');
     }
