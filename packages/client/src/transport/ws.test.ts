@@ -38,6 +38,23 @@ function recordingSockets() {
   return { sockets, WebSocket: Recording as unknown as WebSocketClass };
 }
 
+/**
+ * Streams `text` with SendStreamingMessage and cuts the connection after the
+ * third event: tRPC reconnects and the stream resumes. Checks that it did,
+ * with no gap and no duplicate, and returns every event.
+ */
+async function streamCutOnce(client: WsTransport, sockets: WebSocket[], text: string): Promise<StreamEvent[]> {
+  const events: StreamEvent[] = [];
+  for await (const event of client.stream('SendStreamingMessage', { message: user(text) })) {
+    events.push(event);
+    if (events.length === 3) sockets[0]!.terminate();
+  }
+  expect(sockets).toHaveLength(2);
+  const sequences = events.map((e) => e.sequence);
+  expect(sequences).toEqual(sequences.map((_, i) => sequences[0]! + i));
+  return events;
+}
+
 async function sendTask(transport: WsTransport, text: string, extra: Partial<Message> = {}): Promise<Task> {
   const result = await transport.unary('SendMessage', { message: user(text, extra) });
   if (!('task' in result)) throw new Error(`expected a task, got ${JSON.stringify(result)}`);
@@ -135,14 +152,7 @@ describe('wsTransport', () => {
   it('resumes a SendStreamingMessage as a SubscribeToTask of its task: the message is not sent again', async () => {
     const { sockets, WebSocket } = recordingSockets();
     const client = open({ WebSocket });
-    const events: StreamEvent[] = [];
-    for await (const event of client.stream('SendStreamingMessage', { message: user('slow 12 15') })) {
-      events.push(event);
-      if (events.length === 3) sockets[0]!.terminate();
-    }
-    expect(sockets).toHaveLength(2);
-    const sequences = events.map((e) => e.sequence);
-    expect(sequences).toEqual(sequences.map((_, i) => sequences[0]! + i));
+    const events = await streamCutOnce(client, sockets, 'slow 12 15');
     expect(stateOf(events.at(-1)!)).toBe('TASK_STATE_COMPLETED');
     expect(events.filter((e) => 'artifactUpdate' in e.response)).toHaveLength(12);
     const listed = await client.unary('ListTasks', {});
@@ -168,14 +178,7 @@ describe('wsTransport', () => {
       const { sockets, WebSocket } = recordingSockets();
       const client = wsTransport({ url: own.url, WebSocket });
       transports.push(client);
-      const events: StreamEvent[] = [];
-      for await (const event of client.stream('SendStreamingMessage', { message: user('go') })) {
-        events.push(event);
-        if (events.length === 3) sockets[0]!.terminate();
-      }
-      expect(sockets).toHaveLength(2);
-      const sequences = events.map((e) => e.sequence);
-      expect(sequences).toEqual(sequences.map((_, i) => sequences[0]! + i));
+      const events = await streamCutOnce(client, sockets, 'go');
       expect(stateOf(events.at(-1)!)).toBe('TASK_STATE_INPUT_REQUIRED');
       expect(events).toHaveLength(8);
     } finally {

@@ -5,14 +5,9 @@ import type { Task } from '../schema/index.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
 import type { CallContext } from './call-context.js';
 import { randomId } from './random-id.js';
+import { deferred, gatedAgent } from './service-test-kit.js';
 import { TaskService } from './task-service.js';
 
-/** A promise and the function that resolves it. */
-function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 function serviceWith(agent: Agent) {
   const store = createMemoryTaskStore();
@@ -73,20 +68,15 @@ describe('a blocking SendMessage', () => {
   });
 
   it('rejects when its call signal aborts before the task settles, and leaves the task running', async () => {
-    const gate = deferred();
-    const started = deferred<string>();
-    const { service, store } = serviceWith(async (ctx) => {
-      started.resolve(ctx.task.id);
-      await gate.promise;
-      await ctx.complete('done');
-    });
+    const gated = gatedAgent();
+    const { service, store } = serviceWith(gated.agent);
     const controller = new AbortController();
     const pending = send(service, 'slow', { signal: controller.signal });
-    const taskId = await started.promise;
+    const taskId = await gated.started;
     controller.abort();
     const error = await pending.catch((e: unknown) => e);
     expect(A2AError.is(error) && error.kind).toBe('Internal');
-    gate.resolve();
+    gated.release();
     await service.idle();
     expect((await store.get(taskId))?.task.status.state).toBe('TASK_STATE_COMPLETED');
   });

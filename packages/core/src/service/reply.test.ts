@@ -5,6 +5,7 @@ import { A2AError } from '../errors.js';
 import type { Message } from '../schema/index.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
 import type { TaskStore } from '../store/task-store.js';
+import { deferred, gatedAgent } from './service-test-kit.js';
 import { TaskService } from './task-service.js';
 import { stateOf, type StreamEvent } from './task-stream.js';
 
@@ -12,12 +13,6 @@ const user = (text: string, extra: Partial<Message> = {}): { message: Message } 
   message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra },
 });
 
-/** A promise and the function that resolves it. */
-function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 /** A memory store that counts the calls made to it, and can be told to fail commits. */
 function countingStore() {
@@ -116,32 +111,24 @@ describe('a new task', () => {
   });
 
   it('of an agent slow to emit is stored on its own after the window, so it is visible while the agent works', async () => {
-    const gate = deferred();
-    const started = deferred<string>();
-    const { service, calls } = serviceWith(async (ctx) => {
-      started.resolve(ctx.task.id);
-      await gate.promise;
-      await ctx.complete('done');
-    });
+    const gated = gatedAgent();
+    const { service, calls } = serviceWith(gated.agent);
     const sent = service.unary('SendMessage', user('slow'));
-    const taskId = await started.promise;
+    const taskId = await gated.started;
     await service.engine.whenCreated(taskId);
     expect(await service.unary('GetTask', { id: taskId })).toMatchObject({ status: { state: 'TASK_STATE_SUBMITTED' } });
-    gate.resolve();
+    gated.release();
     expect(await sent).toMatchObject({ task: { id: taskId, status: { state: 'TASK_STATE_COMPLETED' } } });
     expect(calls.filter((c) => c === 'commit')).toHaveLength(2);
   });
 
   it('streams its task first even while the agent has not emitted yet', async () => {
-    const gate = deferred();
-    const { service } = serviceWith(async (ctx) => {
-      await gate.promise;
-      await ctx.complete('done');
-    });
+    const gated = gatedAgent();
+    const { service } = serviceWith(gated.agent);
     const events = (await service.stream('SendStreamingMessage', user('slow')))[Symbol.asyncIterator]();
     const first = await events.next();
     expect(first.value).toMatchObject({ sequence: 1, response: { task: { status: { state: 'TASK_STATE_SUBMITTED' } } } });
-    gate.resolve();
+    gated.release();
     const rest: StreamEvent[] = [];
     for (let r = await events.next(); !r.done; r = await events.next()) rest.push(r.value);
     expect(rest.map((e) => [e.sequence, stateOf(e.response)])).toEqual([[2, 'TASK_STATE_COMPLETED']]);
