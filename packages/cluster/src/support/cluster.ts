@@ -8,8 +8,10 @@ import { roundRobin } from './round-robin.js';
 export interface ClusterOptions {
   /** How many reference-agent processes. */
   readonly size: number;
-  /** The `postgres://` URL every replica is given as `--store` (its schema is migrated by the first start). */
+  /** The `postgres://` URL every replica is given as `--store`. */
   readonly databaseUrl: string;
+  /** The schema of the tables (`--schema`; migrated by the first replica to start). */
+  readonly schema: string;
   /** More options for every replica (e.g. `--lease-ttl-ms 2000`). */
   readonly args?: readonly string[];
 }
@@ -43,6 +45,11 @@ export class Cluster {
     private readonly options: ClusterOptions,
   ) {}
 
+  /** The schema the replicas share. */
+  get schema(): string {
+    return this.options.schema;
+  }
+
   /** Starts `size` replicas at once (each migrates the schema if needed: migrations take turns on a lock). */
   static async start(options: ClusterOptions): Promise<Cluster> {
     const processes = Array.from({ length: options.size }, () => Cluster.spawn(options));
@@ -57,7 +64,7 @@ export class Cluster {
   }
 
   private static spawn(options: ClusterOptions, ports?: { port: number; grpcPort: number }): AgentProcess {
-    return spawnAgent({ store: { url: options.databaseUrl }, ...ports, args: ['--migrate', ...(options.args ?? [])] });
+    return spawnAgent({ store: { url: options.databaseUrl }, ...ports, args: ['--migrate', '--schema', options.schema, ...(options.args ?? [])] });
   }
 
   /** The client transport of `binding` to replica `index` (made once per start of that replica). */

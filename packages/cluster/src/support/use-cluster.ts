@@ -1,0 +1,21 @@
+import type { TestDatabase } from '@taskwire/postgres/testing';
+import { afterAll, beforeAll } from 'vitest';
+import { Cluster } from './cluster.js';
+
+/**
+ * Starts a cluster of `size` reference agents on a fresh schema of `db`
+ * before the suite's tests (killed after them) and returns a getter for it.
+ * `args` are more options for every replica.
+ */
+export function useCluster(db: TestDatabase, size: number, args: readonly string[] = []): () => Cluster {
+  let cluster: Cluster | undefined;
+  beforeAll(async () => {
+    const schema = await db.schema('tw_cluster');
+    cluster = await Cluster.start({ size, databaseUrl: db.url, schema, args });
+  }, 60_000);
+  afterAll(() => cluster?.close());
+  return () => {
+    if (!cluster) throw new Error('the cluster is not started');
+    return cluster;
+  };
+}
