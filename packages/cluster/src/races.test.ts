@@ -1,10 +1,9 @@
 import type { A2AError, Message, Task, TaskState, Transport } from '@taskwire/core';
 import { isTerminal } from '@taskwire/core';
 import { describePostgres } from '@taskwire/postgres/testing';
-import { logProblems, numbered } from '@taskwire/reliability/support/lifecycle-check';
 import { BINDINGS } from '@taskwire/reliability/support/transports';
-import pg from 'pg';
 import { expect, it } from 'vitest';
+import { storedLogProblems } from './support/logs.js';
 import { roundRobin, withTenant } from './support/round-robin.js';
 import { allSettled } from './support/settled.js';
 import { useCluster } from './support/use-cluster.js';
@@ -56,27 +55,17 @@ describePostgres('races over 3 replicas on one database, calls spread over every
       }),
     );
     await allSettled(client);
-    const pool = new pg.Pool({ connectionString: db.url, max: 2 });
-    try {
-      for (const { task, cancel, resume } of raced) {
-        const copies = await onEveryReplica(task.id);
-        for (const copy of copies) expect(copy).toEqual(copies[0]);
-        const final: TaskState = copies[0]!.status.state;
-        expect(isTerminal(final), final).toBe(true);
-        if (cancel.status === 'fulfilled') expect(final).toBe('TASK_STATE_CANCELED');
-        else expect((cancel.reason as A2AError).code).toBe(-32002);
-        if (resume.status === 'fulfilled') expect(resume.value.status.state).toBe(final);
-        else expect((resume.reason as A2AError).code).toBe(-32004);
-        // The log agrees: one lifecycle, nothing after its terminal state.
-        const { rows } = await pool.query(
-          `SELECT sequence, event FROM "${cluster().schema}".task_events WHERE task_id = $1 ORDER BY sequence`,
-          [task.id],
-        );
-        const log = rows.map((r: { sequence: string; event: string }) => numbered({ sequence: Number(r.sequence), event: JSON.parse(r.event) }));
-        expect(logProblems(log, { finalState: final })).toEqual([]);
-      }
-    } finally {
-      await pool.end();
+    for (const { task, cancel, resume } of raced) {
+      const copies = await onEveryReplica(task.id);
+      for (const copy of copies) expect(copy).toEqual(copies[0]);
+      const final: TaskState = copies[0]!.status.state;
+      expect(isTerminal(final), final).toBe(true);
+      if (cancel.status === 'fulfilled') expect(final).toBe('TASK_STATE_CANCELED');
+      else expect((cancel.reason as A2AError).code).toBe(-32002);
+      if (resume.status === 'fulfilled') expect(resume.value.status.state).toBe(final);
+      else expect((resume.reason as A2AError).code).toBe(-32004);
     }
+    // The logs agree: one lifecycle each, nothing after its terminal state.
+    expect(await storedLogProblems(db.url, cluster().schema, raced.map((r) => r.task.id))).toEqual([]);
   }, 120_000);
 });
