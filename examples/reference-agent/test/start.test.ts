@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, utimesSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -62,6 +63,25 @@ describe('npm start (scripts/start.mjs)', () => {
     const { stdout, stderr } = agent.output();
     expect(stdout).toContain('SIGINT: stopping');
     expect(stderr).toBe('');
+  }, 60_000);
+
+  it('names a taken port and its option, without grpc-js\'s own error line', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as AddressInfo).port);
+    try {
+      const child = spawn(process.execPath, ['scripts/start.mjs', '--port', '0', '--grpc-port', port, '--store', 'memory'], { cwd: repo });
+      children.push(child);
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(stderr).toContain('--grpc-port <n>');
+      expect(stderr).not.toContain('No address added');
+    } finally {
+      taken.close();
+    }
   }, 60_000);
 
   it('builds only when a source is newer than the build', async () => {
