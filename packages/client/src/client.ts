@@ -13,7 +13,8 @@ import type {
   Transport,
   UnaryMethodName,
 } from '@taskwire/core';
-import { METHOD_NAMES, METHODS } from '@taskwire/core';
+import type { TelemetrySetting } from '@taskwire/core';
+import { METHOD_NAMES, METHODS, resolveTelemetry } from '@taskwire/core';
 import type { BackoffOptions } from './backoff.js';
 import { backoffOptions, DEFAULT_POLL_BACKOFF } from './backoff.js';
 import type { Clock, Random } from './clock.js';
@@ -28,6 +29,7 @@ import { resumableStream } from './resumable-stream.js';
 import type { RetryOptions } from './retry.js';
 import { withRetry } from './retry.js';
 import { abortable, callSignal } from './signals.js';
+import { rpcSystemOf, withTelemetry } from './telemetry.js';
 import type { WaitOptions } from './wait-for-task.js';
 import { waitForTask } from './wait-for-task.js';
 
@@ -54,6 +56,14 @@ export interface ClientOptions {
   readonly clock?: Clock;
   readonly random?: Random;
   readonly logger?: Logger;
+  /**
+   * OpenTelemetry: a CLIENT span (`invoke_agent <agent>` for sends, polls,
+   * streams and cancels) and `rpc.client.duration` per call, with the trace
+   * context sent along (`traceparent`). Default: the SDK the process
+   * registered through `@opentelemetry/api` (nothing when none is); `false`
+   * for none.
+   */
+  readonly telemetry?: TelemetrySetting;
 }
 
 /** Per-stream options: the call options, and whether a dropped stream is resumed (default: the client's setting). */
@@ -87,7 +97,7 @@ export type ClientMethods = {
  * `stream` call one by name.
  */
 export class A2AClient {
-  /** The transport with interceptors and retries applied (what every call goes through). */
+  /** The transport with interceptors, retries and telemetry applied (what every call goes through). */
   readonly transport: Transport;
   readonly card: AgentCard | undefined;
   readonly tenant: string | undefined;
@@ -108,10 +118,12 @@ export class A2AClient {
     this.version = options.version ?? '1.0';
     this.interface = options.interface;
     const intercepted = withInterceptors(transport, options.interceptors ?? [], this.clock);
-    this.transport =
+    const retried =
       options.retry === false
         ? intercepted
         : withRetry(intercepted, { clock: this.clock, random: this.random, logger: options.logger, ...options.retry });
+    const target = { agentName: this.card?.name, serverAddress: this.interface?.url, system: rpcSystemOf(this.interface?.protocolBinding) };
+    this.transport = withTelemetry(retried, resolveTelemetry(options.telemetry), target);
   }
 
   /** True unless the card says the agent does not stream (then streams are polled). */

@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { AuthPolicy, Logger, MethodName, StreamEvent, StreamMethodName, TaskService, UnaryMethodName } from '@taskwire/core';
 import { A2AError, GRPC_STATUS, METHOD_NAMES } from '@taskwire/core';
 import { afterSequenceOf, GrpcCallContext } from './call.js';
+import { startGrpcCall, streamTelemetryOf } from './call-telemetry.js';
 import { encodeStatusDetails, encodeStreamEvent, forTrailers, RPC_CODECS } from './convert.js';
 import { METADATA } from './metadata.js';
 
@@ -105,13 +106,16 @@ function handlers(service: TaskService, options: A2AServiceOptions): grpc.Untype
       service.unary(method, paramsOf(call.request), context);
     return (call, callback) => {
       const context = new GrpcCallContext(call);
+      const observed = startGrpcCall(service, method, call, context);
       context.run(auth, body).then(
         (result) => {
           context.done();
+          observed?.ok(result);
           callback(null, result);
         },
         (error: unknown) => {
           context.done();
+          observed?.fail(error);
           callback(toStatus(error, method, logger) as grpc.ServiceError);
         },
       );
@@ -125,20 +129,23 @@ function handlers(service: TaskService, options: A2AServiceOptions): grpc.Untype
       const after = method === 'SubscribeToTask' ? afterSequenceOf(call) : undefined;
       if (after !== undefined) params = { ...(params as object), afterSequence: after };
       const events = await service.stream(method, params, context);
-      for await (const event of events) {
+      for await (const event of streamTelemetryOf(context)?.follow(events) ?? events) {
         if (signal.aborted) break;
         if (!call.write({ event, withSequence } satisfies Outgoing)) await drained(call, signal);
       }
     };
     return (call) => {
       const context = new GrpcCallContext(call);
+      const observed = startGrpcCall(service, method, call, context);
       context.run(auth, body).then(
         () => {
           context.done();
+          observed?.ok(undefined);
           if (!call.cancelled) call.end();
         },
         (error: unknown) => {
           context.done();
+          observed?.fail(error);
           if (!call.cancelled) call.emit('error', toStatus(error, method, logger));
         },
       );

@@ -1,5 +1,5 @@
 import type { CallContext, StreamEvent, StreamMethodName, UnaryMethodName } from '@taskwire/core';
-import { A2AError, v03ParamsToV1, v1ResultToV03, v1StreamEventToV03 } from '@taskwire/core';
+import { A2AError, HEADER_GETTER, startServerCall, v03ParamsToV1, v1ResultToV03, v1StreamEventToV03 } from '@taskwire/core';
 import type { HttpRequest } from './http-types.js';
 import { header } from './http-types.js';
 import type { ResolvedOptions } from './options.js';
@@ -21,6 +21,8 @@ export interface DecodedCall<M> {
   readonly context: HttpCallContext;
   readonly legacy: boolean;
   readonly request: HttpRequest;
+  /** The binding's `rpc.system` (`jsonrpc`, `a2a_http_json`): what its server span reports. */
+  readonly system: string;
 }
 
 const DECIMAL = /^\d{1,15}$/;
@@ -39,9 +41,17 @@ export class Dispatcher {
 
   /** Validates and runs a unary call; resolves its result in the caller's protocol version. */
   async unary(call: DecodedCall<UnaryMethodName>): Promise<unknown> {
-    if (call.method === 'GetExtendedAgentCard') this.requireCaller(call.context);
-    const result = await this.options.service.unary(call.method, this.params(call), contextOf(call));
-    return call.legacy ? v1ResultToV03(call.method, result) : result;
+    const context = contextOf(call);
+    const observed = startServerCall(this.options.service.telemetry, call.system, call.method, call.params, context, call.request.headers, HEADER_GETTER);
+    try {
+      if (call.method === 'GetExtendedAgentCard') this.requireCaller(call.context);
+      const result = await this.options.service.unary(call.method, this.params(call), context);
+      observed?.ok(result);
+      return call.legacy ? v1ResultToV03(call.method, result) : result;
+    } catch (error) {
+      observed?.fail(error);
+      throw error;
+    }
   }
 
   /**
@@ -56,10 +66,18 @@ export class Dispatcher {
     const abort = new AbortController();
     const { service } = this.options;
     const context = { ...contextOf(call), signal: abort.signal };
-    // v0.3's tasks/resubscribe resumes a message/stream: it ends where that stream ends (`final`), not at the task's end.
-    const events = await (call.legacy && call.method === 'SubscribeToTask'
-      ? service.resumeStreamingMessage(this.params(call), context)
-      : service.stream(call.method, this.params(call), context));
+    const observed = startServerCall(service.telemetry, call.system, call.method, call.params, context, call.request.headers, HEADER_GETTER);
+    let events: AsyncIterable<StreamEvent>;
+    try {
+      // v0.3's tasks/resubscribe resumes a message/stream: it ends where that stream ends (`final`), not at the task's end.
+      events = await (call.legacy && call.method === 'SubscribeToTask'
+        ? service.resumeStreamingMessage(this.params(call), context)
+        : service.stream(call.method, this.params(call), context));
+    } catch (error) {
+      observed?.fail(error);
+      throw error;
+    }
+    if (observed) events = observed.follow(events);
     const payload = call.legacy ? (e: StreamEvent) => v1StreamEventToV03(e.response) : (e: StreamEvent) => e.response;
     const encoder: SseEncoder = { event: (e) => framing.frame(e.sequence, payload(e)), error: framing.error };
     const stream = new SseStream(events, encoder, abort, this.options.heartbeatMs, this.options.logger);

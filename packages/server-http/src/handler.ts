@@ -3,6 +3,7 @@ import { CorsPolicy } from './cors.js';
 import { Dispatcher } from './dispatch.js';
 import type { FetchHandler } from './fetch-host.js';
 import { fetchHandler } from './fetch-host.js';
+import { HealthEndpoint } from './health.js';
 import type { CoreHandle, HttpReply, HttpRequest } from './http-types.js';
 import { pathOf } from './http-types.js';
 import { JsonRpcEndpoint } from './json-rpc.js';
@@ -69,9 +70,12 @@ export function createA2AHandler(options: A2AHttpOptions): A2AHandler {
       ? new AgentCardEndpoint(served, { maxAgeSeconds: resolved.cardMaxAgeSeconds, lastModified: resolved.cardLastModified })
       : undefined;
   const cors = options.cors && new CorsPolicy(options.cors);
+  const a2aPaths = { exact: [resolved.cardPath, resolved.jsonRpcPath], base: resolved.restPath };
+  const health = options.health ? new HealthEndpoint(options.health === true ? {} : options.health, resolved.service, a2aPaths) : undefined;
 
   // Which endpoint answers a path; `handle` and `matches` share it.
   const route = (path: string) => {
+    if (health?.matches(path)) return 'health';
     if (card && at(path, resolved.cardPath!)) return 'card';
     if (jsonRpc && at(path, resolved.jsonRpcPath!)) return 'jsonRpc';
     if (rest && under(path, resolved.restPath!)) return 'rest';
@@ -90,6 +94,7 @@ export function createA2AHandler(options: A2AHttpOptions): A2AHandler {
   const handle = async (request: HttpRequest) => {
     const target = route(request.path);
     if (target === undefined) return undefined;
+    if (target === 'health') return health!.handle(request, state.closing);
     if (!cors) return answer(target, request);
     return cors.isPreflight(request) ? cors.preflight(request) : cors.apply(request, await answer(target, request));
   };

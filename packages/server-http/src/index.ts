@@ -11,6 +11,8 @@ export type { A2AHandler } from './handler.js';
 export type { NodeHandler } from './node-host.js';
 export type { FetchHandler } from './fetch-host.js';
 export { HTTP_DEFAULTS } from './options.js';
+export { HEALTH_DEFAULTS } from './health.js';
+export type { HealthOptions } from './health.js';
 export type { A2AHttpOptions } from './options.js';
 export { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS } from './cors.js';
 export type { CorsOptions } from './cors.js';

@@ -1,5 +1,5 @@
 import type { MethodName, StreamMethodName, UnaryMethodName } from '@taskwire/core';
-import { A2AError, findMethod, METHOD_NAMES, METHODS } from '@taskwire/core';
+import { A2AError, findMethod, METHOD_NAMES, METHODS, RPC_SYSTEM } from '@taskwire/core';
 import type { DecodedCall, Dispatcher, StreamFraming } from './dispatch.js';
 import type { HttpReply, HttpRequest } from './http-types.js';
 import { header } from './http-types.js';
@@ -134,7 +134,7 @@ export class JsonRpcEndpoint {
   private async single(message: unknown, request: HttpRequest, context: HttpCallContext): Promise<HttpReply> {
     const checked = envelope(message, context);
     if ('error' in checked) return checked.silent ? emptyReply(204) : this.fail(checked.id, checked.error);
-    const call = { method: checked.method, params: checked.params, context, legacy: checked.legacy, request };
+    const call = { method: checked.method, params: checked.params, context, legacy: checked.legacy, request, system: RPC_SYSTEM.jsonRpc };
     if (METHODS[checked.method].kind === 'stream') {
       if (checked.notification) return this.notifyStream(call as DecodedCall<StreamMethodName>);
       try {
@@ -163,7 +163,7 @@ export class JsonRpcEndpoint {
   private async batchItem(message: unknown, request: HttpRequest, context: HttpCallContext): Promise<object | undefined> {
     const checked = envelope(message, context);
     if ('error' in checked) return checked.silent ? undefined : errorResponse(checked.id, checked.error);
-    const call = { method: checked.method, params: checked.params, context, legacy: checked.legacy, request };
+    const call = { method: checked.method, params: checked.params, context, legacy: checked.legacy, request, system: RPC_SYSTEM.jsonRpc };
     if (METHODS[checked.method].kind === 'stream') {
       if (checked.notification) return void (await this.notifyStream(call as DecodedCall<StreamMethodName>));
       const error = new A2AError('InvalidRequest', `${checked.method} answers with a stream and cannot be part of a batch; send it as a single request`);

@@ -1,5 +1,6 @@
 import type { AgentCard, AuthPolicy, Logger, TaskService } from '@taskwire/core';
 import type { CorsOptions } from './cors.js';
+import type { HealthOptions } from './health.js';
 
 /** The paths, limits and timings a handler uses when its options leave them out. */
 export const HTTP_DEFAULTS = {
@@ -73,6 +74,12 @@ export interface A2AHttpOptions {
    * Applies to the A2A paths and the card; see {@link CorsOptions}.
    */
   readonly cors?: CorsOptions | undefined;
+  /**
+   * Health checks off the A2A paths: `true` for liveness at `/healthz` and
+   * readiness at `/readyz`, or {@link HealthOptions} (other paths, a
+   * readiness check of your own). Off by default.
+   */
+  readonly health?: HealthOptions | boolean | undefined;
   /** Where unexpected errors are reported (never `console`). */
   readonly logger?: Logger | undefined;
 }

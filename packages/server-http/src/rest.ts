@@ -1,5 +1,5 @@
 import type { StreamMethodName, UnaryMethodName } from '@taskwire/core';
-import { A2AError, METHODS, readProtoJsonParams } from '@taskwire/core';
+import { A2AError, METHODS, readProtoJsonParams, RPC_SYSTEM } from '@taskwire/core';
 import type { DecodedCall, Dispatcher, StreamFraming } from './dispatch.js';
 import type { HttpReply, HttpRequest } from './http-types.js';
 import { header } from './http-types.js';
@@ -49,7 +49,7 @@ export class RestEndpoint {
       const pending = authenticate(request, this.options.auth);
       const principal = pending && (await pending);
       const context = callContextOf(request, principal, route.tenant);
-      const call = { method: route.method, params: await this.params(route, request), context, legacy: context.version === '0.3', request };
+      const call = { method: route.method, params: await this.params(route, request), context, legacy: context.version === '0.3', request, system: RPC_SYSTEM.httpJson };
       if (METHODS[route.method].kind === 'stream') {
         const stream = await this.dispatcher.stream(call as DecodedCall<StreamMethodName>, FRAMING);
         return { kind: 'stream', status: 200, headers: { ...SSE_HEADERS }, stream };

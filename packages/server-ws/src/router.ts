@@ -2,6 +2,7 @@ import type { MethodName, ParamsOf, ResultOf, StreamMethodName, StreamResponse, 
 import { METHOD_NAMES, METHODS } from '@taskwire/core';
 import type { TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure, TRPCSubscriptionProcedure } from '@trpc/server';
 import { initTRPC } from '@trpc/server';
+import { splitTrace, startWsCall } from './call-telemetry.js';
 import type { A2ARouterContext } from './context.js';
 import type { A2AErrorShape } from './errors.js';
 import { formatA2AError } from './errors.js';
@@ -61,7 +62,20 @@ function inputOf(opts: object): Promise<unknown> {
 }
 
 function unaryProcedure(service: TaskService, method: UnaryMethodName) {
-  const resolve = async (opts: { ctx: A2ARouterContext }) => service.unary(method, await inputOf(opts), opts.ctx.call);
+  const resolve = async (opts: { ctx: A2ARouterContext }) => {
+    const { params, carrier } = splitTrace(await inputOf(opts));
+    const context = opts.ctx.call;
+    const observed = startWsCall(service, method, params, carrier, context);
+    if (!observed) return service.unary(method, params, context);
+    try {
+      const result = await service.unary(method, params, context);
+      observed.ok(result);
+      return result;
+    } catch (error) {
+      observed.fail(error);
+      throw error;
+    }
+  };
   return isReadMethod(method) ? t.procedure.query(resolve) : t.procedure.mutation(resolve);
 }
 

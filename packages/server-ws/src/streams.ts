@@ -1,7 +1,8 @@
-import type { ParamsOf, StreamEvent, StreamMethodName, StreamResponse, TaskService } from '@taskwire/core';
+import type { ParamsOf, ServerCall, StreamEvent, StreamMethodName, StreamResponse, TaskService } from '@taskwire/core';
 import { A2AError } from '@taskwire/core';
 import type { TrackedEnvelope } from '@trpc/server';
 import { tracked } from '@trpc/server';
+import { splitTrace, startWsCall } from './call-telemetry.js';
 import type { A2ARouterContext } from './context.js';
 import type { EventPosition } from './event-id.js';
 import { formatEventId, parseEventId } from './event-id.js';
@@ -111,19 +112,23 @@ export async function openStream<M extends StreamMethodName>(
   ctx: A2ARouterContext,
   signal: AbortSignal | undefined,
 ): Promise<TrackedEvents> {
-  const { lastEventId, ...params } = (input ?? {}) as StreamInput<M>;
+  const { params: traced, carrier } = splitTrace(input ?? {});
+  const { lastEventId, ...params } = traced as StreamInput<M>;
   const resume = lastEventId === undefined ? undefined : parseEventId(lastEventId);
   const opened = target(method, params, resume);
   ctx.slots?.acquire();
+  let observed: ServerCall | undefined;
   try {
     const call = { ...ctx.call, signal: signal ?? ctx.call.signal };
+    observed = startWsCall(service, opened.method, opened.params, carrier, call);
     // A resumed SendStreamingMessage still ends where the message's stream ends (the turn), not at the task's end.
     const events = await (method === 'SendStreamingMessage' && opened.method === 'SubscribeToTask'
       ? service.resumeStreamingMessage(opened.params, call)
       : service.stream(opened.method, opened.params, call));
-    return relay(events, opened.taskId, resume?.sequence ?? -1, () => ctx.slots?.release());
+    return relay(observed?.follow(events) ?? events, opened.taskId, resume?.sequence ?? -1, () => ctx.slots?.release());
   } catch (error) {
     ctx.slots?.release();
+    observed?.fail(error);
     throw error;
   }
 }

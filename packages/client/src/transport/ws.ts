@@ -73,6 +73,19 @@ function a2aErrorOf(error: unknown, signal: AbortSignal | undefined): A2AError {
   );
 }
 
+/** Call headers this binding carries per call, as members of the call's input (W3C trace context); every other header belongs to the connection. */
+const PER_CALL_HEADERS = new Set(['traceparent', 'tracestate']);
+
+/** `params` with a call's trace headers added as input members (the server takes them out again). */
+function withTraceContext(params: unknown, headers: Readonly<Record<string, string>> | undefined): unknown {
+  if (!headers) return params;
+  let out: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    if (PER_CALL_HEADERS.has(name.toLowerCase())) (out ??= { ...(params as object) })[name.toLowerCase()] = value;
+  }
+  return out ?? params;
+}
+
 /** Aborts when either signal does (either may be missing). */
 function either(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
   return a && b ? AbortSignal.any([a, b]) : (a ?? b);
@@ -149,7 +162,7 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
 
   /** The signal of one call (its own signal and timeout), if it has one. */
   function signalOf(call: CallOptions | undefined): AbortSignal | undefined {
-    if (call?.headers && Object.keys(call.headers).length > 0) {
+    if (call?.headers && Object.keys(call.headers).some((name) => !PER_CALL_HEADERS.has(name.toLowerCase()))) {
       throw new A2AError(
         'InvalidRequest',
         'The WebSocket transport sends credentials once per connection: pass headers or connectionParams to wsTransport(), not to each call',
@@ -198,7 +211,8 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
       try {
         const { trpc } = await connect();
         const read = METHODS[method].rest.verb === 'GET';
-        const result = read ? trpc.query(method, params, { signal }) : trpc.mutation(method, params, { signal });
+        const input = withTraceContext(params, call?.headers);
+        const result = read ? trpc.query(method, input, { signal }) : trpc.mutation(method, input, { signal });
         return (await result) as ResultOf<M>;
       } catch (error) {
         if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
@@ -214,7 +228,7 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
       const signal = either(own, deadline?.signal);
       try {
         const { trpc } = await connect();
-        const events = trpc.subscription(method, params, { signal }) as AsyncIterableIterator<{ id: string; data: StreamResponse }>;
+        const events = trpc.subscription(method, withTraceContext(params, call?.headers), { signal }) as AsyncIterableIterator<{ id: string; data: StreamResponse }>;
         for await (const event of events) yield { sequence: Number.parseInt(event.id, 10), response: event.data };
         // An aborted subscription just ends: a connect deadline that ended it is a failure.
         if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;

@@ -6,7 +6,13 @@
  */
 
 /** An attribute value (the API's `AttributeValue`). */
-export type AttributeValue = string | number | boolean | readonly string[] | readonly number[] | readonly boolean[];
+export type AttributeValue =
+  | string
+  | number
+  | boolean
+  | Array<null | undefined | string>
+  | Array<null | undefined | number>
+  | Array<null | undefined | boolean>;
 
 /** Span or metric attributes (the API's `Attributes`); `undefined` values are dropped by the SDK. */
 export type Attributes = Record<string, AttributeValue | undefined>;
