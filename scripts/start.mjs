@@ -40,4 +40,7 @@ if (stale()) {
   if (r.status !== 0 || !existsSync(main)) process.exit(r.status || 1);
 }
 process.setSourceMapsEnabled(true);
+// As src/grpc-verbosity.ts does for the sources: in the bundle, @grpc/grpc-js
+// (an import left to Node) loads before any bundled code runs.
+process.env.GRPC_VERBOSITY ??= 'NONE';
 await import(pathToFileURL(main).href);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `pnpm start`: the reference agent on every transport. Prints what it serves
 // and how to talk to it; stops cleanly on SIGINT/SIGTERM.
+import './grpc-verbosity.js';
 import { redactUrl } from '@taskwire/postgres';
 import { consoleLogger } from './console-logger.js';
 import { parseOptions, USAGE } from './options.js';

@@ -6,6 +6,8 @@ import { httpInterfaces, serveA2A } from '@taskwire/server-http';
 import { attachWebSocket, wsInterface } from '@taskwire/server-ws';
 import { referenceAgent } from './agent.js';
 import { referenceAgentCard } from './card.js';
+import type { ListenTarget } from './listen-error.js';
+import { explainListenError } from './listen-error.js';
 import type { AgentOptions } from './options.js';
 import { createWebPage } from './web/page-server.js';
 
@@ -66,7 +68,10 @@ export async function serveAll(options: AgentOptions, logger?: Logger): Promise<
   // Tasks a crashed or killed run left submitted or working fail now, saying so, instead of hanging forever
   // (in a cluster: only those no live replica runs).
   await service.recover().catch(abandon);
-  const grpc = await serveGrpc({ service, port: options.grpcPort, host: options.host, ...(auth && { auth }), ...(logger && { logger }) }).catch(abandon);
+  const listening = (option: ListenTarget['option'], port: number) => (error: unknown) => abandon(explainListenError(error, { option, host: options.host, port }));
+  const grpc = await serveGrpc({ service, port: options.grpcPort, host: options.host, ...(auth && { auth }), ...(logger && { logger }) }).catch(
+    listening('--grpc-port', options.grpcPort),
+  );
   opened.push(() => grpc.close(1_000));
   let wsUrl = '';
   const http = await serveA2A({
@@ -82,7 +87,7 @@ export async function serveAll(options: AgentOptions, logger?: Logger): Promise<
       wsUrl = `${baseUrl.replace(/^http/, 'ws')}/a2a/ws`;
       return { ...card, supportedInterfaces: [...httpInterfaces(baseUrl), grpcInterface(grpc.url), wsInterface(wsUrl)] };
     },
-  }).catch(abandon);
+  }).catch(listening('--port', options.port));
   const ws = attachWebSocket({ server: http.server, service, path: '/a2a/ws', ...(auth && { auth }), ...(logger && { logger }) });
   return {
     baseUrl: http.url,

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,6 +27,15 @@ function start(args: string[]): Promise<{ child: ChildProcess; output: string; j
 }
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+/** Runs `src/main.ts` with `args` until it exits; resolves with its exit code and what it wrote on stderr. */
+async function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts', ...args], { cwd: root });
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  return { code: await exited(child), stderr };
+}
 
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
@@ -75,12 +85,29 @@ describe('pnpm start (src/main.ts)', () => {
   });
 
   it('rejects a bad option with the usage text and exit code 2', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts', '--store', 'nowhere'], { cwd: root });
-    children.push(child);
-    let err = '';
-    child.stderr.on('data', (c) => (err += c));
-    expect(await exited(child)).toBe(2);
-    expect(err).toContain('--store must be');
-    expect(err).toContain('Usage:');
+    const { code, stderr } = await run(['--store', 'nowhere']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--store must be');
+    expect(stderr).toContain('Usage:');
+  });
+
+  it('names a port that is taken and the option that changes it (HTTP and gRPC)', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as AddressInfo).port);
+    try {
+      for (const [args, option] of [
+        [['--port', port, '--grpc-port', '0'], '--port'],
+        [['--port', '0', '--grpc-port', port], '--grpc-port'],
+      ] as const) {
+        const { code, stderr } = await run([...args, '--store', 'memory']);
+        expect(code).toBe(1);
+        expect(stderr).toContain(`Could not start the reference agent: port ${port} on 127.0.0.1 is already in use`);
+        expect(stderr).toContain(`pick another port with ${option} <n>`);
+        expect(stderr).not.toContain('No address added');
+      }
+    } finally {
+      taken.close();
+    }
   });
 });

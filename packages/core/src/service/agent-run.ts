@@ -152,7 +152,8 @@ export class AgentRunner {
         : closing
           ? (error as Error).message
           : `The agent failed: ${error instanceof Error ? error.message : String(error)}`;
-    if (error !== undefined) this.logger?.warn({ taskId: task.id, error: String(error) }, 'agent run failed');
+    if (closing) this.logger?.warn({ taskId: task.id }, 'the server stopped while this task ran: it failed, saying so (send it again after a restart)');
+    else if (error !== undefined) this.logger?.warn({ taskId: task.id, error: String(error) }, 'agent run failed');
     const state = error === undefined ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_FAILED';
     try {
       await this.engine.apply(task.id, this.toLifecycle(current.task, build.status(state, say)));

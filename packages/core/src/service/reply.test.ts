@@ -98,9 +98,14 @@ describe('an agent that answers with a message (reply)', () => {
 
 describe('a new task', () => {
   it('is stored with the agent\'s first event in one commit; its log still starts with the task', async () => {
-    const { service, inner, calls } = serviceWith(async (ctx) => ctx.complete(ctx.text));
+    let frozen = false;
+    const { service, inner, calls } = serviceWith(async (ctx) => {
+      frozen = Object.isFrozen(ctx.task) && Object.isFrozen(ctx.task.status) && Object.isFrozen(ctx.task.history);
+      await ctx.complete(ctx.text);
+    });
     const result = await service.unary('SendMessage', user('echo'));
     if (!('task' in result)) throw new Error('expected a task');
+    expect(frozen).toBe(true); // not stored yet, but as immutable as a stored task
     expect(calls).toEqual(['commit']);
     const log = await inner.readEvents(result.task.id, 0);
     expect(log.map((e) => [e.sequence, Object.keys(e.event)[0], stateOf(e.event)])).toEqual([

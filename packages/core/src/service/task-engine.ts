@@ -4,7 +4,7 @@ import { reduce } from '../lifecycle/index.js';
 import type { Message, StreamResponse, Task } from '../schema/index.js';
 import { isSettled } from '../schema/index.js';
 import type { StoredEvent, TaskRecord, TaskStore } from '../store/task-store.js';
-import { copyWith } from '../store/clone.js';
+import { copyWith, deepFreeze } from '../store/clone.js';
 import { VersionConflictError } from '../store/task-store.js';
 import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -103,10 +103,13 @@ export class TaskEngine {
   /**
    * Holds a new task back (see the class comment): in memory, active, with
    * version 0 and no log, until its first event or {@link persist}. The
-   * caller chose a fresh id: the store must not have it. `trace` (the
-   * creating request's traceparent) is stored with it.
+   * caller chose a fresh id: the store must not have it. The task is
+   * deep-frozen here, as the memory store freezes what it stores. `trace`
+   * (the creating request's traceparent) is stored with it.
    */
   prepare(task: Task, owner: string, trace?: string): TaskRecord {
+    // Immutable from now on, as a stored task is (the agent reads it; its first event is reduced from it).
+    deepFreeze(task);
     const record: TaskRecord = { task, owner, version: 0, lastSequence: 0, trace };
     this.active.set(task.id, record);
     this.outcomes.hold(task.id);

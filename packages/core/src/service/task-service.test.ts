@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Agent } from '../agent/agent.js';
 import { artifact, completed, working } from '../agent/events.js';
 import { A2AError } from '../errors.js';
+import type { LogFields, Logger } from '../observability/logger.js';
 import type { Message, Task } from '../schema/index.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
 import type { CallContext } from './call-context.js';
@@ -12,9 +13,9 @@ const user = (text: string, extra: Partial<Message> = {}): { message: Message } 
   message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra },
 });
 
-function serviceWith(agent: Agent) {
+function serviceWith(agent: Agent, logger?: Logger) {
   const store = createMemoryTaskStore();
-  return { store, service: new TaskService({ store, agent }) };
+  return { store, service: new TaskService({ store, agent, ...(logger && { logger }) }) };
 }
 
 async function send(service: TaskService, text: string, extra: Partial<Message> = {}, context: CallContext = {}): Promise<Task> {
@@ -207,11 +208,13 @@ describe('TaskService', () => {
 
 describe('TaskService.close', () => {
   it('fails the tasks still running, saying the server stopped, and leaves settled ones alone', async () => {
+    const logged: string[] = [];
+    const line = (fields: LogFields, message?: string) => void logged.push(`${message} ${JSON.stringify(fields)}`);
     const { service } = serviceWith(async (ctx) => {
       if (ctx.text === 'wait') return ctx.inputRequired('more?');
       await ctx.working('busy');
       await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
-    });
+    }, { warn: line, error: line });
     const waiting = await send(service, 'wait');
     const running = await service.unary('SendMessage', { ...user('run'), configuration: { returnImmediately: true } });
     if (!('task' in running)) throw new Error('expected a task');
@@ -223,6 +226,8 @@ describe('TaskService.close', () => {
     expect(stopped.status.state).toBe('TASK_STATE_FAILED');
     expect(JSON.stringify(stopped.status.message?.parts)).toContain('shut down');
     expect((await service.unary('GetTask', { id: waiting.id })).status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    // One calm line per stopped task: a shutdown, not an agent failure.
+    expect(logged).toEqual([`the server stopped while this task ran: it failed, saying so (send it again after a restart) {"taskId":"${running.task.id}"}`]);
   });
 });
 
