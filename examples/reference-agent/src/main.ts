@@ -6,6 +6,7 @@ import { redactUrl } from '@taskwire/postgres';
 import { consoleLogger } from './console-logger.js';
 import { parseOptions, USAGE } from './options.js';
 import { serveAll } from './serve-all.js';
+import { startTelemetry } from './telemetry.js';
 
 const logger = consoleLogger();
 
@@ -21,6 +22,11 @@ if (options === 'help') {
   process.exit(0);
 }
 
+// With OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER) set, the OpenTelemetry SDK starts first; otherwise nothing is loaded.
+const telemetry = await startTelemetry().catch((error: Error) => {
+  console.error(`Could not start OpenTelemetry: ${error.message}`);
+  process.exit(1);
+});
 const agent = await serveAll(options, logger).catch((error: Error) => {
   console.error(`Could not start the reference agent: ${error.message}`);
   process.exit(1);
@@ -56,7 +62,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     const graceMs = signal === 'SIGTERM' ? drainGraceMs : 0;
     console.log(`\n${signal}: stopping${graceMs > 0 ? ` (running agents get ${graceMs} ms to finish)` : ''}…`);
     agent.close(graceMs).then(
-      () => process.exit(0),
+      // Spans still buffered go out before the process exits.
+      () => Promise.resolve(telemetry?.shutdown()).finally(() => process.exit(0)),
       (error: Error) => {
         console.error(`error while stopping: ${error.message}`);
         process.exit(1);

@@ -83,6 +83,8 @@ export async function serveAll(options: AgentOptions, logger?: Logger): Promise<
     fallback: page.handle,
     // The clients the seeds describe speak v0.3 and find an agent by the v0.3 card fields.
     v03Discovery: true,
+    // Liveness at /healthz, readiness (store reachable, not draining) at /readyz.
+    health: true,
     card: (baseUrl) => {
       wsUrl = `${baseUrl.replace(/^http/, 'ws')}/a2a/ws`;
       return { ...card, supportedInterfaces: [...httpInterfaces(baseUrl), grpcInterface(grpc.url), wsInterface(wsUrl)] };
