@@ -23,7 +23,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Run, ServerProcess } from './http-load.js';
-import { load, median, once, requestBody, sseData, startServer } from './http-load.js';
+import { checkEcho, load, median, once, requestBody, sseData, startServer } from './http-load.js';
 
 const { values } = parseArgs({
   options: {
@@ -40,15 +40,6 @@ const WARMUP = Number(values.warmup);
 
 const ECHO = requestBody('SendMessage', 'echo hi');
 const SLOW = requestBody('SendStreamingMessage', 'slow 100 0');
-
-/** Checks a blocking answer: a completed task whose status message says `hi`. Returns its size in bytes. */
-function checkEcho(kind: string, text: string): number {
-  const answer = JSON.parse(text) as { result?: { task?: { status?: { state?: string; message?: { parts?: unknown[] } } } } };
-  const status = answer.result?.task?.status;
-  const said = JSON.stringify(status?.message?.parts ?? []);
-  if (status?.state !== 'TASK_STATE_COMPLETED' || !said.includes('"hi"')) throw new Error(`${kind} did not echo: ${text.slice(0, 300)}`);
-  return Buffer.byteLength(text);
-}
 
 /** Checks a streamed answer: 202 events (task, 100 × status + chunk, completed). Returns the event count and bytes. */
 function checkStream(kind: string, text: string): { events: number; bytes: number } {

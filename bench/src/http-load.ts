@@ -72,6 +72,15 @@ export async function once(server: ServerProcess, body: string, accept = 'applic
   return response.text();
 }
 
+/** Checks a blocking answer to `echo hi`: a completed task whose status message says `hi`. Returns its size in bytes. */
+export function checkEcho(kind: string, text: string): number {
+  const answer = JSON.parse(text) as { result?: { task?: { status?: { state?: string; message?: { parts?: unknown[] } } } } };
+  const status = answer.result?.task?.status;
+  const said = JSON.stringify(status?.message?.parts ?? []);
+  if (status?.state !== 'TASK_STATE_COMPLETED' || !said.includes('"hi"')) throw new Error(`${kind} did not echo: ${text.slice(0, 300)}`);
+  return Buffer.byteLength(text);
+}
+
 /** The median of some numbers. */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentCard, Message, Part } from '@a2a-js/sdk';
 import { Role, TaskState } from '@a2a-js/sdk';
-import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import type { AgentExecutor, ExecutionEventBus, RequestContext, TaskStore } from '@a2a-js/sdk/server';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 
 /**
@@ -112,7 +112,7 @@ export function peerCard(url: string): AgentCard {
   };
 }
 
-/** The peer's request handler: in-memory task store, the executor above. */
-export function peerRequestHandler(url: string): DefaultRequestHandler {
-  return new DefaultRequestHandler(peerCard(url), new InMemoryTaskStore(), peerExecutor);
+/** The peer's request handler: the executor above on `store` (default: its in-memory task store). */
+export function peerRequestHandler(url: string, store: TaskStore = new InMemoryTaskStore()): DefaultRequestHandler {
+  return new DefaultRequestHandler(peerCard(url), store, peerExecutor);
 }

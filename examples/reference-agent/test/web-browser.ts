@@ -1,15 +1,12 @@
-// Test kit of the web page's browser tests: Debian's headless Chromium driven
-// by playwright-core (no browser download), the reference agent in-process,
-// and a snapshot of what the page shows.
-import { existsSync } from 'node:fs';
+// Test kit of the web page's browser tests: a headless Chromium or Chrome
+// found on the machine (see find-browser.ts) driven by playwright-core (no
+// browser download), the reference agent in-process, and a snapshot of what
+// the page shows.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { serveAll, type RunningAgent } from '../src/serve-all.js';
-
-/** Where Debian's `chromium` package puts the browser (scripts/install-browser.sh installs it). */
-export const CHROMIUM = '/usr/bin/chromium';
 
 const FLAGS = [
   '--no-sandbox',
@@ -27,17 +24,11 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/**
- * Launches headless Chromium from {@link CHROMIUM}. Throws (the tests fail,
- * they are not skipped) when it is missing, saying how to install it.
- */
-export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: run "scripts/install-browser.sh" as root (it runs apt-get install chromium), then run the tests again.`);
-  }
+/** Launches the Chromium or Chrome at `executablePath` headless (see `findBrowser`). */
+export async function launchBrowser(executablePath: string): Promise<Browser> {
   const profile = await mkdtemp(join(tmpdir(), 'taskwire-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     args: FLAGS,
     viewport: { width: 1000, height: 900 },

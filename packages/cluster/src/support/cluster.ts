@@ -103,6 +103,8 @@ export class Cluster {
     await this.forget(index);
     replica.process = Cluster.spawn(this.options, { port: replica.port, grpcPort: replica.grpcPort });
     replica.urls = await replica.process.ready;
+    // Transports made while it was starting may be backing off from a refused connection: make new ones.
+    await this.forget(index);
     replica.up = true;
   }
 

@@ -1,0 +1,116 @@
+/**
+ * The PostgreSQL benchmark: blocking SendMessage `echo hi` over JSON-RPC
+ * (autocannon, 32 connections) on one local PostgreSQL of its own:
+ *
+ * - ours-pg: Taskwire, reference agent on @taskwire/postgres
+ * - peer-pg: @a2a-js/sdk 1.3.0 with its DatabaseTaskStore (Kysely + pg) and an equivalent echo agent
+ * - ours-memory: Taskwire on the memory store (no database), for scale
+ *
+ * Each server in its own process, each database server with a pool of 10.
+ * Runs alternate server by server, round after round, after a warm-up each.
+ * Per server: req/s, p99, server CPU per request, PostgreSQL CPU per request
+ * (all the cluster's processes, /proc), database round trips per request.
+ *
+ *   cd bench && npx -y pnpm@10.34.9 exec tsx src/pg-bench.ts [--rounds 3] [--duration 5] [--warmup 2] [--connections 32]
+ */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { migrate } from '@taskwire/postgres';
+import pg from 'pg';
+import { checkEcho, load, median, once, requestBody } from './http-load.js';
+import { startBenchCluster } from './pg-cluster.js';
+import { JSON_RPC_PATH, ROUND_TRIPS_PATH } from './pg-servers.js';
+import { startServerProcess, type ServerProcess } from './server-process.js';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '32' },
+    warmup: { type: 'string', default: '2' },
+  },
+});
+const ROUNDS = Number(values.rounds);
+const DURATION = Number(values.duration);
+const CONNECTIONS = Number(values.connections);
+const WARMUP = Number(values.warmup);
+const ECHO = requestBody('SendMessage', 'echo hi');
+const SERVERS = fileURLToPath(new URL('./pg-servers.ts', import.meta.url));
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** One measured run of one server. */
+interface Sample {
+  readonly rate: number;
+  readonly p99: number;
+  readonly serverCpu: number;
+  readonly pgCpu: number;
+  readonly trips: number;
+}
+
+/** Applies @a2a-js/sdk's own migrations with its `a2a-db` command. */
+function migratePeer(url: string): void {
+  const cli = join(dirname(createRequire(import.meta.url).resolve('@a2a-js/sdk')), 'cli', 'a2a_db.js');
+  const result = spawnSync(process.execPath, [cli, 'upgrade', '--url', url], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`a2a-db upgrade failed: ${result.stderr}${result.stdout}`);
+}
+
+async function main(): Promise<void> {
+  const cluster = await startBenchCluster();
+  const started: ServerProcess[] = [];
+  try {
+    const admin = new pg.Pool({ connectionString: cluster.url, max: 1 });
+    for (const name of ['bench_ours', 'bench_peer']) await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    await migrate({ connectionString: cluster.database('bench_ours') });
+    migratePeer(cluster.database('bench_peer'));
+    const start = async (kind: string, database?: string) => {
+      const env = database ? { BENCH_DATABASE_URL: cluster.database(database) } : undefined;
+      const server = await startServerProcess(SERVERS, kind, (port) => `http://127.0.0.1:${port}${JSON_RPC_PATH}`, env);
+      started.push(server);
+      return server;
+    };
+    const servers = [await start('ours-pg', 'bench_ours'), await start('peer-pg', 'bench_peer'), await start('ours-memory')];
+    for (const server of servers) checkEcho(server.kind, await once(server, ECHO));
+    const trips = async (server: ServerProcess) => Number(await (await fetch(server.url.replace(JSON_RPC_PATH, ROUND_TRIPS_PATH))).text());
+
+    console.log(`node ${process.version}, ${CONNECTIONS} connections, ${ROUNDS} rounds × ${DURATION} s (after a ${WARMUP} s warm-up each), PostgreSQL 15 on this machine`);
+    const samples = new Map<string, Sample[]>(servers.map((s) => [s.kind, []]));
+    for (const server of servers) await load(server, ECHO, CONNECTIONS, WARMUP);
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const server of servers) {
+        const [trips0, pg0] = [await trips(server), cluster.cpuSeconds()];
+        const run = await load(server, ECHO, CONNECTIONS, DURATION);
+        const [trips1, pg1] = [await trips(server), cluster.cpuSeconds()];
+        const total = run.requests.total;
+        const sample = { rate: run.requests.average, p99: run.latency.p99, serverCpu: run.cpuMicrosPerRequest, pgCpu: ((pg1 - pg0) * 1e6) / total, trips: (trips1 - trips0) / total };
+        samples.get(server.kind)!.push(sample);
+        console.log(
+          `  round ${round} ${server.kind.padEnd(11)} ${fmt(sample.rate).padStart(7)} req/s  p99 ${fmt(sample.p99).padStart(4)} ms  server CPU ${fmt(sample.serverCpu).padStart(5)} µs/req  PostgreSQL CPU ${fmt(sample.pgCpu).padStart(5)} µs/req  ${fmt(sample.trips, 2)} round trips/req`,
+        );
+      }
+    }
+    const med = (kind: string, pick: (s: Sample) => number) => median(samples.get(kind)!.map(pick));
+    console.log('\n| server | req/s | p99 ms | server CPU µs/req | PostgreSQL CPU µs/req | round trips/req |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const server of servers) {
+      const k = server.kind;
+      const pgCpu = k === 'ours-memory' ? '-' : fmt(med(k, (s) => s.pgCpu));
+      const rts = k === 'ours-memory' ? '-' : fmt(med(k, (s) => s.trips), 2);
+      console.log(`| ${k} | ${fmt(med(k, (s) => s.rate))} | ${fmt(med(k, (s) => s.p99))} | ${fmt(med(k, (s) => s.serverCpu))} | ${pgCpu} | ${rts} |`);
+    }
+    const ratio = med('ours-pg', (s) => s.rate) / med('peer-pg', (s) => s.rate);
+    const pgRatio = med('peer-pg', (s) => s.pgCpu) / med('ours-pg', (s) => s.pgCpu);
+    console.log(`\nours vs @a2a-js/sdk on PostgreSQL: ${fmt(ratio, 1)}x req/s (target >= 3x, aim 5x), ${fmt(pgRatio, 1)}x less PostgreSQL CPU per request (target >= 1x)`);
+  } finally {
+    await Promise.all(started.map((s) => s.stop()));
+    await cluster.stop();
+  }
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
