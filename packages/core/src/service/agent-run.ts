@@ -140,6 +140,7 @@ export class AgentRunner {
     } catch (readError) {
       // The store cannot be read (its database is down, say): the task stays as stored, for a restart's recover to settle.
       this.logger?.error({ taskId: task.id, error: String(readError) }, 'could not read the task to settle it after its run');
+      this.engine.settleFailed(task.id, readError);
       return;
     }
     if (!current || isTerminal(current.task.status.state)) return;
@@ -159,6 +160,8 @@ export class AgentRunner {
       await this.engine.apply(task.id, this.toLifecycle(current.task, build.status(state, say)));
     } catch (finishError) {
       this.logger?.error({ taskId: task.id, error: String(finishError) }, 'could not settle task after its run');
+      // A store failure (not a lost lease or a refused transition: the task moved on elsewhere) would leave waiters hanging.
+      if (!(finishError instanceof LeaseLostError) && !(finishError instanceof TransitionFailure)) this.engine.settleFailed(task.id, finishError);
     }
   }
 

@@ -85,6 +85,15 @@ export class TaskEngine {
   }
 
   /**
+   * The run of `taskId` ended, but its task could not be settled because the
+   * store failed (its database went away, say): the callers waiting for the
+   * task to settle fail with `error` instead of waiting for ever.
+   */
+  settleFailed(taskId: string, error: unknown): void {
+    this.outcomes.abandon(taskId, error);
+  }
+
+  /**
    * Resolves with the outcome of the first commit, from now on, that leaves
    * `taskId` settled (terminal or interrupted), or with the agent's message
    * when it answers a held-back task with one, or with `undefined` once

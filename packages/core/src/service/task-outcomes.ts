@@ -81,6 +81,14 @@ export class TaskOutcomes {
     if (outcome.message !== undefined) this.settle(taskId, outcome);
   }
 
+  /** A task's run ended but the task could not be settled (its store failed): the callers waiting for it to settle fail with `error`. */
+  abandon(taskId: string, error: unknown): void {
+    const list = this.settled.get(taskId);
+    if (list === undefined) return;
+    this.settled.delete(taskId);
+    for (const waiter of list) waiter(undefined, error);
+  }
+
   /** A held-back task could not be stored: every waiter of it (creation and settled) fails with `error`. */
   failed(taskId: string, error: unknown): void {
     const creation = this.creations.get(taskId);
