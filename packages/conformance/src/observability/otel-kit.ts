@@ -78,9 +78,3 @@ export class OtelKit {
     await this.meterProvider.shutdown();
   }
 }
-
-/** The W3C traceparent of a finished span. */
-export function traceparentOf(span: ReadableSpan): string {
-  const context = span.spanContext();
-  return `00-${context.traceId}-${context.spanId}-0${context.traceFlags}`;
-}

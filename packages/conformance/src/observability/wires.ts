@@ -1,4 +1,4 @@
-import type { TelemetryOptions } from '@taskwire/core';
+import type { TelemetrySetting } from '@taskwire/core';
 import { RPC_SYSTEM, TaskService, createMemoryTaskStore } from '@taskwire/core';
 import { A2AClient, httpJsonTransport, jsonRpcTransport } from '@taskwire/client';
 import { wsTransport } from '@taskwire/client/ws';
@@ -21,7 +21,7 @@ export interface TracedPair {
 export interface Wire {
   readonly name: string;
   readonly system: string;
-  open(telemetry: TelemetryOptions): Promise<TracedPair>;
+  open(telemetry: TelemetrySetting): Promise<TracedPair>;
 }
 
 type Served = { transport: Transport; url: string; binding: string; stop: () => Promise<void> };

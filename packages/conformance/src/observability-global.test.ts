@@ -1,0 +1,111 @@
+import { context, metrics, propagation, SpanKind, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import type { Agent, TaskStore } from '@taskwire/core';
+import { ATTR, createMemoryTaskStore, inMemoryTransport, LINK_KIND, METRIC_NAMES, TaskService, VersionConflictError } from '@taskwire/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { userMessage } from './harness.js';
+import { OtelKit } from './observability/otel-kit.js';
+import { WIRES } from './observability/wires.js';
+
+/** An agent that makes a span of its own (as agent code with OpenTelemetry does), then completes. */
+const tracedAgent: Agent = async (ctx) => {
+  trace.getTracer('my-agent').startActiveSpan('call the model', (span) => span.end());
+  await ctx.complete('done');
+};
+
+describe('OpenTelemetry registered through @opentelemetry/api (no telemetry option)', () => {
+  let kit: OtelKit;
+  beforeEach(() => {
+    kit = new OtelKit();
+    trace.setGlobalTracerProvider(kit.tracerProvider);
+    metrics.setGlobalMeterProvider(kit.meterProvider);
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    context.setGlobalContextManager(kit.contextManager);
+  });
+  afterEach(async () => {
+    trace.disable();
+    metrics.disable();
+    propagation.disable();
+    context.disable();
+    await kit.shutdown();
+  });
+
+  it('is picked up on every wire; an agent\'s own spans nest under its run', async () => {
+    const pair = await WIRES[0]!.open({});
+    try {
+      await pair.client.sendMessage({ message: userMessage('echo hi') });
+      await pair.service.idle();
+    } finally {
+      await pair.close();
+    }
+    const server = kit.one('lf.a2a.v1.A2AService/SendMessage');
+    const run = kit.named('invoke_agent Taskwire reference agent').find((s) => s.kind === SpanKind.INTERNAL)!;
+    expect(run.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
+    expect(await kit.total(METRIC_NAMES.serverDuration, { [ATTR.rpcMethod]: 'SendMessage' })).toBe(1);
+
+    const service = new TaskService({ store: createMemoryTaskStore(), agent: tracedAgent });
+    await inMemoryTransport(service).unary('SendMessage', { message: userMessage('go') });
+    await service.idle();
+    const own = kit.one('call the model');
+    const ownRun = kit.named('invoke_agent').find((s) => s.spanContext().spanId === own.parentSpanContext?.spanId);
+    expect(ownRun?.kind).toBe(SpanKind.INTERNAL);
+  });
+
+  it('records nothing with telemetry: false', async () => {
+    const pair = await WIRES[0]!.open(false);
+    try {
+      await pair.client.sendMessage({ message: userMessage('echo hi') });
+      await pair.service.idle();
+    } finally {
+      await pair.close();
+    }
+    expect(kit.finished()).toEqual([]);
+    expect(await kit.total(METRIC_NAMES.serverDuration)).toBe(0);
+  });
+});
+
+describe('OpenTelemetry across processes and stores', () => {
+  let kit: OtelKit;
+  beforeEach(() => {
+    kit = new OtelKit();
+  });
+  afterEach(() => kit.shutdown());
+
+  it('recover() links each task it fails to the request that created it, in the process that ran it', async () => {
+    const store = createMemoryTaskStore();
+    const origin = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const task = { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING' as const } };
+    await store.commit({ task, expectedVersion: 0, owner: '', events: [{ task }], trace: origin });
+    const restarted = new TaskService({ store, agent: tracedAgent, telemetry: kit.options });
+    expect(await restarted.recover()).toEqual(['t1']);
+    const recovered = kit.one('recover_task', { [ATTR.taskId]: 't1' });
+    expect(recovered.links).toEqual([
+      expect.objectContaining({ context: expect.objectContaining({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331' }), attributes: { [ATTR.linkKind]: LINK_KIND.taskOrigin } }),
+    ]);
+    expect(await kit.total(METRIC_NAMES.tasksFinished, { [ATTR.taskState]: 'TASK_STATE_FAILED' })).toBe(1);
+  });
+
+  it('counts version conflicts of store commits', async () => {
+    const store = createMemoryTaskStore();
+    let raced = false;
+    // Another writer commits first, once: the service reads again and retries.
+    const racing: TaskStore = new Proxy(store, {
+      get(target, key) {
+        if (key !== 'commit') return Reflect.get(target, key, target);
+        return async (request: Parameters<TaskStore['commit']>[0]) => {
+          if (!raced && request.expectedVersion > 0) {
+            raced = true;
+            throw new VersionConflictError(request.task.id, request.expectedVersion, request.expectedVersion + 1);
+          }
+          return target.commit(request);
+        };
+      },
+    });
+    const service = new TaskService({ store: racing, agent: tracedAgent, telemetry: kit.options });
+    // Stored at once, so the agent's completion is a second commit (an update, which can lose a race).
+    await inMemoryTransport(service).unary('SendMessage', { message: userMessage('go'), configuration: { returnImmediately: true } });
+    await service.idle();
+    expect(await kit.total(METRIC_NAMES.storeVersionConflicts)).toBe(1);
+    expect(await kit.total(METRIC_NAMES.storeCommitDuration, { [ATTR.storeOutcome]: 'conflict' })).toBe(1);
+  });
+});
