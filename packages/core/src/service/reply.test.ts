@@ -139,6 +139,15 @@ describe('a new task', () => {
     expect(rest.map((e) => [e.sequence, stateOf(e.response)])).toEqual([[2, 'TASK_STATE_COMPLETED']]);
   });
 
+  it('waits for the first event at most newTaskWindowMs, a finite number of ms', () => {
+    const store = createMemoryTaskStore();
+    const agent: Agent = async (ctx) => ctx.complete('ok');
+    for (const newTaskWindowMs of [-1, Infinity, Number.NaN]) {
+      expect(() => new TaskService({ store, agent, newTaskWindowMs })).toThrow(/newTaskWindowMs must be a finite number/);
+    }
+    expect(() => new TaskService({ store, agent, newTaskWindowMs: 0 })).not.toThrow();
+  });
+
   it('that cannot be stored fails the call with the store\'s error', async () => {
     const { service, failWith } = serviceWith(async (ctx) => ctx.complete('ok'));
     failWith();
