@@ -26,15 +26,42 @@ export interface Balancer {
   close(): Promise<void>;
 }
 
+/** The root README, whose "Running several replicas" section holds the nginx configuration the tests run. */
+const README = fileURLToPath(new URL('../../../../README.md', import.meta.url));
+
+/** The ```nginx block of the README's "Running several replicas" section, as it stands (indentation removed). */
+export function readmeNginxBlock(): string {
+  const readme = readFileSync(README, 'utf8');
+  const section = readme.slice(readme.indexOf('## Running several replicas'));
+  const block = /```nginx\n([\s\S]*?)```/.exec(section)?.[1];
+  if (block === undefined) throw new Error('the README has no nginx block in "Running several replicas"');
+  const indent = /^ */.exec(block)![0].length;
+  return block
+    .split('\n')
+    .map((line) => line.slice(indent))
+    .join('\n');
+}
+
+/** `text` with `from` replaced by `to`; throws when `from` is not in it (the README's block changed shape). */
+function swap(text: string, from: string | RegExp, to: string): string {
+  const out = text.replace(from, to);
+  if (out === text) throw new Error(`the README's nginx block no longer has ${String(from)}`);
+  return out;
+}
+
 /**
- * The configuration the README's "Running several replicas" section shows,
- * on the given ports: round-robin (nginx's default), no sticky sessions, no
- * upstream keep-alive (so every request may land on another replica),
- * `proxy_buffering off` for SSE, WebSocket upgrades, gRPC over HTTP/2.
- * A replica that refuses connections is skipped (`proxy_next_upstream`).
+ * A whole nginx configuration around the README's block: the block as the
+ * README shows it, with its upstream servers replaced by the replicas'
+ * ports and its `listen` ports by `listen`, inside a foreground, single
+ * process `http` context whose files stay in `dir`.
  */
 export function nginxConfig(listen: { http: number; grpc: number }, upstreams: Upstreams, dir: string): string {
-  const servers = (ports: readonly number[]) => ports.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n');
+  const servers = (ports: readonly number[]) => ports.map((p) => `  server 127.0.0.1:${p};`).join('\n');
+  let block = readmeNginxBlock();
+  block = swap(block, /upstream taskwire_http \{[^}]*\}/, `upstream taskwire_http {\n${servers(upstreams.http)}\n}`);
+  block = swap(block, /upstream taskwire_grpc \{[^}]*\}/, `upstream taskwire_grpc {\n${servers(upstreams.grpc)}\n}`);
+  block = swap(block, 'listen 8080;', `listen 127.0.0.1:${listen.http};`);
+  block = swap(block, 'listen 8081 http2;', `listen 127.0.0.1:${listen.grpc} http2;`);
   return `daemon off;
 master_process off;
 worker_processes 1;
@@ -48,35 +75,7 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  upstream taskwire_http {
-${servers(upstreams.http)}
-  }
-  upstream taskwire_grpc {
-${servers(upstreams.grpc)}
-  }
-  map $http_upgrade $connection_upgrade { default upgrade; '' close; }
-  server {
-    listen 127.0.0.1:${listen.http};
-    location / {
-      proxy_pass http://taskwire_http;
-      proxy_http_version 1.1;
-      proxy_set_header Host $http_host;
-      proxy_set_header Upgrade $http_upgrade;
-      proxy_set_header Connection $connection_upgrade;
-      proxy_buffering off;
-      proxy_request_buffering off;
-      proxy_read_timeout 1h;
-      proxy_next_upstream error timeout http_502 http_503;
-    }
-  }
-  server {
-    listen 127.0.0.1:${listen.grpc} http2;
-    location / {
-      grpc_pass grpc://taskwire_grpc;
-      grpc_read_timeout 1h;
-      grpc_next_upstream error timeout;
-    }
-  }
+${block}
 }
 `;
 }
