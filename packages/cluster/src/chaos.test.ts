@@ -1,11 +1,13 @@
-import type { Task } from '@taskwire/core';
-import { isSettled, isTerminal, PROCESS_STOPPED } from '@taskwire/core';
+import { resumableStream } from '@taskwire/client';
+import type { Message, StreamEvent, Task } from '@taskwire/core';
+import { isSettled, isTerminal, PROCESS_STOPPED, stateOf } from '@taskwire/core';
 import { describePostgres } from '@taskwire/postgres/testing';
 import { occurrences } from '@taskwire/reliability/support/lifecycle-check';
 import { Random, suiteSeed } from '@taskwire/reliability/support/random';
 import { expect, it } from 'vitest';
 import { ChaosLoad } from './support/chaos-load.js';
 import { storedLogProblems } from './support/logs.js';
+import { roundRobin } from './support/round-robin.js';
 import { useCluster } from './support/use-cluster.js';
 
 /** A short lease, so that a replica cut off without its session ending is noticed quickly too. */
@@ -13,9 +15,13 @@ const LEASE_TTL_MS = 2_000;
 const KILLS = 10;
 const WORKERS = 6;
 const SEED = suiteSeed(20_261_124);
+/** How long a replica stopped with SIGTERM lets its running agents go on. */
+const DRAIN_GRACE_MS = 1_500;
 
-describePostgres('chaos: 3 replicas under load, one killed with SIGKILL and restarted, 10 times', (db) => {
-  const cluster = useCluster(db, 3, ['--lease-ttl-ms', String(LEASE_TTL_MS)]);
+const message = (text: string): Message => ({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] });
+
+describePostgres('chaos: 3 replicas under load, one killed with SIGKILL and restarted, 10 times; a graceful drain', (db) => {
+  const cluster = useCluster(db, 3, ['--lease-ttl-ms', String(LEASE_TTL_MS), '--drain-grace-ms', String(DRAIN_GRACE_MS)]);
 
   it('loses no acknowledged task, leaves none unsettled, and every subscriber on a surviving replica sees its task end', async () => {
     const random = new Random(SEED);
@@ -83,4 +89,42 @@ describePostgres('chaos: 3 replicas under load, one killed with SIGKILL and rest
     const figures = { kills: kills.length, slowestRestartMs: Math.max(...restartMs), acknowledged: load.acks.length, tasks: ids.length, followed: load.follows.length, followedOnSurvivors: survived.length, settledAfterTheirReplicaDied: orphans.length };
     process.stdout.write(`chaos figures: ${JSON.stringify(figures)}\n`);
   }, 300_000);
+
+  it('SIGTERM drains a replica: a run that ends within the grace period completes, a longer one fails saying the server shut down, and a stream on it resumes on another replica', async () => {
+    const [victim, other] = [1, 2];
+    const onVictim = cluster().transport('JSON-RPC', victim);
+    const sendThere = async (text: string): Promise<Task> => {
+      const result = await onVictim.unary('SendMessage', { message: message(text), configuration: { returnImmediately: true } });
+      if (!('task' in result)) throw new Error('expected a task');
+      return result.task;
+    };
+    const short = await sendThere('slow 10 50');
+    const long = await sendThere('slow 1000 20');
+    // A client following the long task on the victim; its resumption goes to the other replica (the balancer's next pick).
+    const client = roundRobin([onVictim, cluster().transport('HTTP+JSON', other)]);
+    const events: StreamEvent[] = [];
+    const resumed: string[] = [];
+    const logger = { warn: (_fields: unknown, text?: string) => void resumed.push(text ?? ''), error: () => {} };
+    let following!: () => void;
+    const first = new Promise<void>((resolve) => (following = resolve));
+    const followed = (async () => {
+      for await (const event of resumableStream(client, 'SubscribeToTask', { id: long.id }, { backoff: { initialMs: 10, maxDelayMs: 100 }, logger })) {
+        events.push(event);
+        following();
+      }
+    })();
+    await first;
+    expect(await cluster().stop(victim)).toBe(0);
+    await followed;
+    const reader = cluster().transport('JSON-RPC', other);
+    expect((await reader.unary('GetTask', { id: short.id })).status.state).toBe('TASK_STATE_COMPLETED');
+    const ended = await reader.unary('GetTask', { id: long.id });
+    expect(ended.status.state).toBe('TASK_STATE_FAILED');
+    expect(ended.status.message?.parts).toEqual([{ text: expect.stringMatching(/shut down/) }]);
+    expect(stateOf(events.at(-1)!.response)).toBe('TASK_STATE_FAILED');
+    expect(resumed.some((line) => line.includes('resuming'))).toBe(true);
+    const sequences = events.map((e) => e.sequence);
+    expect(new Set(sequences).size).toBe(sequences.length);
+    await cluster().restart(victim);
+  }, 120_000);
 });

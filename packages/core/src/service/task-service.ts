@@ -256,16 +256,17 @@ export class TaskService implements A2AHandlers {
 
   /**
    * Drains the service before its process stops (SIGTERM): new messages get
-   * a retryable error, runs get `graceMs` to finish, the rest stop (their
-   * tasks fail saying the server shut down), as {@link close} does; then
-   * every open stream ends, so its client resumes on another server.
+   * a retryable error, runs get `graceMs` to finish; then every open stream
+   * ends (its client resumes on another server, which delivers what
+   * follows) and the runs left stop, as {@link close} does (their tasks
+   * fail saying the server shut down).
    */
   async drain(graceMs: number): Promise<void> {
     this.intake.draining = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([this.idle(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]).finally(() => clearTimeout(timer));
-    await this.close();
     this.engine.hub.closeAll();
+    await this.close();
   }
 
   /** Aborts running agents and waits for their runs to end, then stops the push delivery. Does not close the stores. */
