@@ -159,15 +159,21 @@ export class A2AClient {
   }
 
   /**
-   * Polls GetTask until the task is settled (or meets `until`), with
-   * exponential backoff and full jitter; see {@link waitForTask}.
+   * Waits until the task is settled (or meets `until`); see
+   * {@link waitForTask}. When the card says the agent streams, it follows
+   * the task with SubscribeToTask (resuming dropped streams, polling only
+   * when that fails); otherwise it polls GetTask with exponential backoff
+   * and full jitter.
    */
   waitForTask(id: string, options: WaitOptions = {}): Promise<Task> {
+    const resume = this.options.resume;
     return waitForTask(this.transport, id, {
       tenant: this.tenant,
       clock: this.clock,
       random: this.random,
       logger: this.options.logger,
+      stream: this.card?.capabilities.streaming === true,
+      resume: resume === false ? { attempts: 0 } : resume,
       ...options,
       backoff: { ...this.options.poll, ...options.backoff },
     });

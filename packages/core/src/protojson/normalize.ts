@@ -39,29 +39,14 @@ function allPlans(): ReadonlyMap<string, MessagePlan> {
   return plans;
 }
 
-/** Thrown inside the walk when a field is given under both names; carries the path, innermost first. */
-class BothNames {
-  constructor(
-    readonly path: string[],
-    readonly names: readonly [string, string],
-  ) {}
-}
+/** Thrown inside the walk when a field is given under both names ({@link whereBothNames} then finds which). */
+const BOTH_NAMES = Symbol('both names');
 
 /** What a field reads as when it is "not set" (a proto3 string given as `""`). */
 const UNSET = Symbol('unset');
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A nested message (field `name`, item `index` of a list), with its place added to a BothNames path. */
-function readMessageAt(value: Record<string, unknown>, plan: MessagePlan, name: string, index?: number): Record<string, unknown> {
-  try {
-    return readMessage(value, plan);
-  } catch (error) {
-    if (error instanceof BothNames) error.path.push(index === undefined ? name : `${name}[${index}]`);
-    throw error;
-  }
 }
 
 /** An enum value: a number becomes its name (an unknown number stays, for validation to report). */
@@ -74,7 +59,7 @@ function readList(items: unknown[], field: FieldPlan): unknown[] {
   let out: unknown[] | undefined;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    const next = field.kind === 'enum' ? enumName(item, field.names!) : isRecord(item) ? readMessageAt(item, field.message!, field.json, i) : item;
+    const next = field.kind === 'enum' ? enumName(item, field.names!) : isRecord(item) ? readMessage(item, field.message!) : item;
     if (next !== item) (out ??= items.slice())[i] = next;
   }
   return out ?? items;
@@ -88,7 +73,7 @@ function readField(raw: unknown, field: FieldPlan): unknown {
     case 'message':
       if (Array.isArray(raw)) return readList(raw, field);
       if (field.kind === 'enum') return enumName(raw, field.names!);
-      return isRecord(raw) ? readMessageAt(raw, field.message!, field.json) : raw;
+      return isRecord(raw) ? readMessage(raw, field.message!) : raw;
     default:
       return raw;
   }
@@ -97,7 +82,8 @@ function readField(raw: unknown, field: FieldPlan): unknown {
 /**
  * One message read field by field. Copy on write: an object that needs no
  * change is returned as it is, so a request already in the canonical form
- * costs one table lookup per field and no allocation.
+ * costs one table lookup per field and no allocation (no path is kept
+ * either: the rare refusal finds its field afterwards).
  */
 function readMessage(value: Record<string, unknown>, plan: MessagePlan): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
@@ -108,7 +94,7 @@ function readMessage(value: Record<string, unknown>, plan: MessagePlan): Record<
     const read = readField(raw, field);
     const renamed = key !== field.json;
     if (!renamed && read === raw) continue;
-    if (renamed && Object.hasOwn(value, field.json)) throw new BothNames([field.json], [field.json, key]);
+    if (renamed && Object.hasOwn(value, field.json)) throw BOTH_NAMES;
     out ??= { ...value };
     if (renamed) delete out[key];
     if (read === UNSET) delete out[field.json];
@@ -139,21 +125,35 @@ export function readProtoJsonParams(method: MethodName, params: unknown): unknow
   try {
     return readMessage(params, plan);
   } catch (error) {
-    if (!(error instanceof BothNames)) throw error;
-    const [json, proto] = error.names;
-    const field = error.path.reverse().join('.');
-    return fail(field, `given twice, as "${json}" and as "${proto}"; send it once (the JSON name "${json}" is preferred)`);
+    if (error !== BOTH_NAMES) throw error;
+    const [path, json, proto] = whereBothNames(params, plan, '')!;
+    throw fieldViolations([{ field: path, description: `given twice, as "${json}" and as "${proto}"; send it once (the JSON name "${json}" is preferred)` }]);
   }
+}
+
+/** The first field of `value` (at any depth) given under both its names: its path and the two names. */
+function whereBothNames(value: Record<string, unknown>, plan: MessagePlan, at: string): [path: string, json: string, proto: string] | undefined {
+  for (const key in value) {
+    const field = plan[key];
+    if (field === undefined) continue;
+    const path = at === '' ? field.json : `${at}.${field.json}`;
+    if (key !== field.json && Object.hasOwn(value, field.json)) return [path, field.json, key];
+    if (field.kind !== 'message') continue;
+    const raw = value[key];
+    const items = Array.isArray(raw) ? raw : [raw];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const found = isRecord(item) ? whereBothNames(item, field.message!, Array.isArray(raw) ? `${path}[${i}]` : path) : undefined;
+      if (found) return found;
+    }
+  }
+  return undefined;
 }
 
 /** The plan of `method`'s request message, if the proto declares the rpc. */
 function requestPlan(method: MethodName): MessagePlan | undefined {
   const type = PROTO_REQUESTS[method];
   return type === undefined ? undefined : allPlans().get(type);
-}
-
-function fail(field: string, description: string): never {
-  throw fieldViolations([{ field, description }]);
 }
 
 /**
