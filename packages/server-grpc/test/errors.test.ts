@@ -67,10 +67,10 @@ describe('A2A errors on the gRPC wire', () => {
     await expect(events[Symbol.asyncIterator]().next()).rejects.toMatchObject({ kind: 'InvalidParams', message: expect.stringContaining('afterSequence') });
   });
 
-  it('a2a-version other than 1.0 is VersionNotSupported (FAILED_PRECONDITION); none or 1.0 is served', async () => {
+  it('a2a-version other than 1.0 (a bare 1 too) is VersionNotSupported (FAILED_PRECONDITION); none, 1.0 or 1.0.x is served', async () => {
     const { url } = await serve(referenceService());
     const bytes = RPC_CODECS.ListTasks.request.encode({});
-    for (const version of ['2.0', '0.3']) {
+    for (const version of ['2.0', '0.3', '1']) {
       const got = statusOf(await rawUnary(url, 'ListTasks', bytes, { 'a2a-version': version }));
       expect([got.code, got.info?.reason]).toEqual([GRPC_STATUS.FAILED_PRECONDITION, 'VERSION_NOT_SUPPORTED']);
     }

@@ -139,7 +139,8 @@ describe('JSON-RPC 2.0 binding', () => {
 describe('JSON-RPC versions', () => {
   it('selects the version from A2A-Version or ?A2A-Version=, and refuses an unsupported one with -32009', async () => {
     const task = (await send('echo v')).result.task;
-    expect((await call(server.rpcUrl, 'GetTask', { id: task.id }, { 'a2a-version': '9.1' })).error.code).toBe(-32009);
+    for (const version of ['9.1', '1']) expect((await call(server.rpcUrl, 'GetTask', { id: task.id }, { 'a2a-version': version })).error.code).toBe(-32009);
+    expect((await call(server.rpcUrl, 'GetTask', { id: task.id }, { 'a2a-version': '1.0.3' })).result.id).toBe(task.id);
     const byQuery = await (
       await fetch(`${server.rpcUrl}?A2A-Version=1.0`, {
         method: 'POST',

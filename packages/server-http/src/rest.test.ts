@@ -142,9 +142,12 @@ describe('HTTP+JSON binding', () => {
     expect(v1.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
-  it('refuses an unsupported A2A-Version with VersionNotSupported', async () => {
-    const response = await get('/tasks', { 'a2a-version': '3.0' });
-    expect(response.status).toBe(400);
-    expect((await response.json()).error.details[0].reason).toBe('VERSION_NOT_SUPPORTED');
+  it('refuses an unsupported A2A-Version with VersionNotSupported (a bare major too: versions are Major.Minor)', async () => {
+    for (const version of ['3.0', '1']) {
+      const response = await get('/tasks', { 'a2a-version': version });
+      expect(response.status).toBe(400);
+      expect((await response.json()).error.details[0].reason).toBe('VERSION_NOT_SUPPORTED');
+    }
+    expect((await get('/tasks', { 'a2a-version': '1.0.3' })).status).toBe(200);
   });
 });

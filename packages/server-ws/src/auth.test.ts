@@ -94,4 +94,12 @@ describe('authentication on connection', () => {
     expect(closed.code).toBe(4400);
     expect(closed.reason).toMatch(/^VERSION_NOT_SUPPORTED: A2A 0.3 is not served over WebSocket/);
   });
+
+  it('reads a2a-version as Major.Minor: 1.0.3 is 1.0, a bare 1 is refused (close 4400)', async () => {
+    service = referenceService();
+    server = await serveWebSocket({ service });
+    expect(await client({ headers: { 'a2a-version': '1.0.3' } }).ListTasks.query({})).toMatchObject({ tasks: [] });
+    const bare = await (await raw({ 'a2a-version': '1' })).closed;
+    expect([bare.code, bare.reason]).toEqual([4400, expect.stringMatching(/^VERSION_NOT_SUPPORTED: .*Major\.Minor/)]);
+  });
 });
