@@ -6,6 +6,8 @@ export interface ServerProcess {
   readonly kind: string;
   /** What the server printed after `READY ` (a port or a URL), mapped by the caller. */
   readonly url: string;
+  /** The process id (to signal it: SIGKILL, SIGSTOP). */
+  readonly pid: number | undefined;
   /** CPU seconds (user + system) the server process has used so far; NaN where /proc is not available. */
   cpuSeconds(): number;
   stop(): Promise<void>;
@@ -51,6 +53,7 @@ export function startServerProcess(
       resolve({
         kind,
         url: toUrl(ready[1]!),
+        pid: child.pid,
         cpuSeconds: () => cpuSecondsOf(child.pid),
         stop: () =>
           new Promise<void>((done) => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Agent } from '@taskwire/core';
 import { createMemoryTaskStore, TaskService } from '@taskwire/core';
-import { referenceAgent, referenceAgentCard } from '@taskwire/reference-agent';
+import { QUOTES, referenceAgent, referenceAgentCard } from '@taskwire/reference-agent';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../src/cli/main.js';
 import { EXIT, main } from '../src/cli/main.js';
@@ -192,6 +192,54 @@ describe('taskwire stream, get, list, cancel, watch, card', () => {
   });
 });
 
+describe('taskwire output and arguments for people', () => {
+  it('stream prints the task id first and closes each artifact before the agent speaks again', async () => {
+    const slow = await run(['stream', served.url, 'slow 3 1', '--new']);
+    expect(slow.out).toMatch(/^task [0-9a-f-]{36}\n/);
+    expect(slow.out).toContain('--- output ---\nchunk 1 of 3\nchunk 2 of 3\nchunk 3 of 3\n---\nDone: 3 chunks.\n(completed)\n');
+    await run(['stream', served.url, 'provide a sunset quote', '--new']);
+    const quote = await run(['stream', served.url, 'insta']);
+    // The quote has no line break of its own: it still ends before the status message.
+    expect(quote.out).toContain(`--- quote ---\n${QUOTES.insta}\n---\nHere is your insta quote.\n(completed)\n`);
+  });
+
+  it('send prints streamed chunks without blank lines between them', async () => {
+    const sent = await run(['send', served.url, 'slow 3 1', '--new']);
+    expect(sent.out).toMatch(/^Done: 3 chunks\.\n--- output ---\nchunk 1 of 3\nchunk 2 of 3\nchunk 3 of 3\n\(task \S+: completed\)\n$/);
+  });
+
+  it('--verbose says which transport each command uses; --transport takes any case and ws', async () => {
+    const rest = await run(['send', served.url, 'echo v', '--new', '--verbose', '--transport', 'http+json']);
+    expect(rest.err).toBe(`taskwire: using HTTP+JSON 1.0 at ${served.url}/a2a/rest\n`);
+    const ws = await run(['get', served.url, JSON.parse((await run(['send', served.url, 'echo w', '--new', '--json'])).out).task.id, '-v', '--transport', 'ws']);
+    expect(ws.code).toBe(EXIT.ok);
+    expect(ws.err).toMatch(/^taskwire: using WebSocket \(https:\/\/taskwire\.dev\/bindings\/trpc-ws\/v1\) 1\.0 at ws:\/\/127\.0\.0\.1:\d+\/a2a\/ws\n$/);
+  });
+
+  it('list --status takes working as well as TASK_STATE_WORKING', async () => {
+    const running = await startSlow('slow 500 20');
+    const client = await createClient(served.url);
+    await client.waitForTask(running, { until: ['TASK_STATE_WORKING'] });
+    await client.close();
+    for (const status of ['working', 'TASK_STATE_WORKING', 'task_state_working']) {
+      const listed = JSON.parse((await run(['list', served.url, '--status', status, '--json'])).out);
+      expect(listed.tasks.map((t: { id: string }) => t.id)).toContain(running);
+      expect(listed.tasks.every((t: { status: { state: string } }) => t.status.state === 'TASK_STATE_WORKING')).toBe(true);
+    }
+    await run(['cancel', served.url, running]);
+  });
+
+  it('a URL without a scheme gets http://', async () => {
+    const bare = served.url.replace(/^http:\/\//, '');
+    const sent = await run(['send', bare, 'echo bare', '--new']);
+    expect(sent.code).toBe(EXIT.ok);
+    expect(sent.out).toMatch(/^bare\n/);
+    expect(JSON.parse(await readFile(stateFile(), 'utf8')).lastUrl).toBe(served.url);
+    expect((await run(['card', bare])).out).toContain('Taskwire reference agent');
+    expect((await run(['list', '--url', bare, '--page-size', '1'])).code).toBe(EXIT.ok);
+  });
+});
+
 describe('taskwire errors and exit codes', () => {
   it.each([
     [[], /Usage: taskwire/],
@@ -202,6 +250,9 @@ describe('taskwire errors and exit codes', () => {
     [['list', '--status', 'sleepy', '--url', 'http://x'], /--status sleepy is not a task state/],
     [['send', '--bogus'], /Unknown option '--bogus'/],
     [['list', '--page-size', 'ten', '--url', 'http://x'], /--page-size needs a whole number/],
+    [['send', '--transport', 'BOGUS', 'http://127.0.0.1:1', 'hi'], /--transport BOGUS is not a transport this CLI speaks; use one of JSONRPC, HTTP\+JSON, GRPC, WS/],
+    [['send', 'not-a-url', 'hi'], /send needs the agent's URL first \(got "not-a-url"\)/],
+    [['list', '--url', 'nowhere'], /--url \(or TASKWIRE_URL\) "nowhere" is not a URL/],
   ])('usage error %j → exit 2', async (argv, message) => {
     const result = await run(argv as string[]);
     expect(result.code).toBe(EXIT.usage);

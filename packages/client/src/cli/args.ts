@@ -11,6 +11,8 @@ export interface CliArgs {
   readonly positionals: readonly string[];
   readonly json: boolean;
   readonly help: boolean;
+  /** Say on stderr which transport (binding, version, endpoint) each command uses. */
+  readonly verbose: boolean;
   readonly state: string | undefined;
   readonly url: string | undefined;
   readonly apiKey: string | undefined;
@@ -47,6 +49,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       options: {
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        verbose: { type: 'boolean', short: 'v' },
         state: { type: 'string' },
         url: { type: 'string' },
         'api-key': { type: 'string' },
@@ -70,6 +73,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     positionals: rest,
     json: values.json ?? false,
     help: values.help ?? false,
+    verbose: values.verbose ?? false,
     state: values.state,
     url: values.url,
     apiKey: values['api-key'],
@@ -96,7 +100,8 @@ Commands:
   watch [url] <taskId>     follow a task: a live status line with progress, then its artifacts
   card <url>               show the agent card
 
-[url] may be left out: the last agent used is remembered (or set --url / TASKWIRE_URL).
+<url> may leave out http:// (127.0.0.1:41241). [url] may be left out: the last agent
+used is remembered (or set --url / TASKWIRE_URL).
 
 Options:
   --json                   machine-readable output (stream and watch print one JSON event per line)
@@ -104,7 +109,8 @@ Options:
   --state <file>           the conversation state file (default ~/.taskwire/conversations.json, or TASKWIRE_STATE)
   --api-key <key>          send x-api-key (or set TASKWIRE_API_KEY)
   -H, --header <'N: v'>    send a header with every request (repeatable)
-  --transport <binding>    preferred binding: JSONRPC, HTTP+JSON, GRPC, ... (repeatable, in order)
+  --transport <binding>    preferred binding: JSONRPC, HTTP+JSON, GRPC or WS (repeatable, in order)
+  -v, --verbose            say which transport each command uses (on stderr)
   --timeout <ms>           time limit of each call
   -h, --help               this help
 

@@ -6,8 +6,9 @@ import type { ConversationView } from '../view/reduce.js';
 import { EMPTY_VIEW, reduceView } from '../view/reduce.js';
 import { UsageError } from './args.js';
 import type { CliArgs } from './args.js';
-import { artifactBlock, cardBlock, exitCodeOf, messageText, stateLabel, statusLine, taskBlock, taskRow } from './format.js';
+import { artifactBlock, cardBlock, exitCodeOf, messageText, partsText, stateLabel, statusLine, taskBlock, taskRow } from './format.js';
 import type { CliState } from './state-file.js';
+import { agentUrl } from './targets.js';
 
 /** What a command works with. */
 export interface CommandContext {
@@ -24,19 +25,24 @@ export interface CommandContext {
   card(url: string): Promise<unknown>;
 }
 
-const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
-
 function needUrl(ctx: CommandContext): string {
-  const [url] = ctx.args.positionals;
-  if (!url || !URL_LIKE.test(url)) throw new UsageError(`${ctx.args.command} needs the agent's URL first, e.g. taskwire ${ctx.args.command} http://127.0.0.1:8080 ...`);
+  const [first] = ctx.args.positionals;
+  const url = agentUrl(first);
+  if (!url) {
+    const got = first ? ` (got "${first}")` : '';
+    throw new UsageError(`${ctx.args.command} needs the agent's URL first${got}, e.g. taskwire ${ctx.args.command} http://127.0.0.1:8080 ...`);
+  }
   return url;
 }
 
 /** `[url] <rest...>`: the URL when given, else --url, TASKWIRE_URL or the last agent used. */
 function urlAndRest(ctx: CommandContext, env: Readonly<Record<string, string | undefined>>): { url: string; rest: readonly string[] } {
   const [first, ...others] = ctx.args.positionals;
-  if (first && URL_LIKE.test(first)) return { url: first, rest: others };
-  const url = ctx.args.url ?? env.TASKWIRE_URL ?? ctx.state.lastUrl;
+  const given = agentUrl(first);
+  if (given) return { url: given, rest: others };
+  const named = ctx.args.url ?? env.TASKWIRE_URL;
+  const url = named === undefined ? ctx.state.lastUrl : agentUrl(named);
+  if (named !== undefined && !url) throw new UsageError(`--url (or TASKWIRE_URL) "${named}" is not a URL, e.g. http://127.0.0.1:8080`);
   if (!url) throw new UsageError(`${ctx.args.command} needs the agent's URL: give it first, or set --url or TASKWIRE_URL`);
   return { url, rest: ctx.args.positionals };
 }
@@ -78,18 +84,54 @@ export async function send(ctx: CommandContext): Promise<number> {
   }
 }
 
-/** Prints one stream event for people: state changes, agent messages, artifact chunks as they come. */
-function printEvent(ctx: CommandContext, before: ConversationView, after: ConversationView, event: StreamEvent): void {
-  const r = event.response;
-  if ('artifactUpdate' in r) {
-    const { artifact, append } = r.artifactUpdate;
-    if (!append) ctx.print(`--- ${artifact.name ?? artifact.artifactId} ---\n`);
-    ctx.print(messageText(artifact));
-    return;
+/**
+ * Prints stream events for people: the task id first (to cancel or watch
+ * it), then state changes, agent messages, and artifact chunks as they
+ * come, each artifact between its name line and a closing `---` line so
+ * that its text never runs into what the agent says next.
+ */
+class EventPrinter {
+  private taskId: string | undefined;
+  /** The artifact whose text is being printed, and whether the last chunk ended its line. */
+  private open: { id: string; lineEnded: boolean } | undefined;
+
+  constructor(private readonly ctx: CommandContext) {}
+
+  print(before: ConversationView, after: ConversationView, event: StreamEvent): void {
+    const r = event.response;
+    if (after.taskId !== undefined && after.taskId !== this.taskId) {
+      this.close();
+      this.taskId = after.taskId;
+      this.ctx.print(`task ${after.taskId}\n`);
+    }
+    if ('artifactUpdate' in r) {
+      const { artifact, append } = r.artifactUpdate;
+      if (!append || this.open?.id !== artifact.artifactId) {
+        this.close();
+        this.ctx.print(`--- ${artifact.name ?? artifact.artifactId} ---\n`);
+      }
+      const text = partsText(artifact.parts);
+      this.ctx.print(text);
+      this.open = { id: artifact.artifactId, lineEnded: text === '' ? (this.open?.lineEnded ?? true) : text.endsWith('\n') };
+      return;
+    }
+    const said = 'message' in r ? r.message : 'statusUpdate' in r ? r.statusUpdate.status.message : undefined;
+    if (said) {
+      this.close();
+      this.ctx.print(`${messageText(said)}\n`);
+    }
+    if (after.state !== before.state) {
+      this.close();
+      this.ctx.print(`(${stateLabel(after.state)})\n`);
+    }
   }
-  const said = 'message' in r ? r.message : 'statusUpdate' in r ? r.statusUpdate.status.message : undefined;
-  if (said) ctx.print(`${messageText(said)}\n`);
-  if (after.state !== before.state) ctx.print(`(${stateLabel(after.state)})\n`);
+
+  /** Ends the artifact being printed, if any. */
+  close(): void {
+    if (!this.open) return;
+    this.ctx.print(this.open.lineEnded ? '---\n' : '\n---\n');
+    this.open = undefined;
+  }
 }
 
 /** `stream <url> <text...>`: like send, printing the events as they arrive. */
@@ -100,13 +142,15 @@ export async function stream(ctx: CommandContext): Promise<number> {
   try {
     const convo = client.conversation(ctx.args.fresh ? undefined : ctx.state.conversations[url]);
     let view: ConversationView = EMPTY_VIEW;
+    const printer = new EventPrinter(ctx);
     try {
       for await (const event of convo.stream(text, { signal: ctx.signal, timeoutMs: ctx.args.timeoutMs })) {
         const next = reduceView(view, event);
         if (ctx.args.json) ctx.print(`${JSON.stringify(event)}\n`);
-        else printEvent(ctx, view, next, event);
+        else printer.print(view, next, event);
         view = next;
       }
+      printer.close();
     } finally {
       await remember(ctx, url, convo.toJSON());
     }
@@ -133,7 +177,7 @@ export async function get(ctx: CommandContext, env: Readonly<Record<string, stri
 
 function statusFilter(value: string | undefined): TaskState | undefined {
   if (value === undefined) return undefined;
-  const state = stateToV1(value);
+  const state = stateToV1(value.replace(/^task_state_/i, ''));
   if (state === 'TASK_STATE_UNSPECIFIED') {
     throw new UsageError(`--status ${value} is not a task state; use submitted, working, input-required, auth-required, completed, failed, canceled or rejected`);
   }

@@ -16,15 +16,20 @@ export function partText(part: Part): string {
   return `[${name}: ${Math.floor((part.raw.length * 3) / 4)} bytes${part.mediaType ? `, ${part.mediaType}` : ''}]`;
 }
 
+/** Parts as text, one after the other: a line break between two only when the first does not end with one (streamed chunks that carry their own line breaks get no blank lines between them). */
+export function partsText(parts: readonly Part[]): string {
+  return parts.map(partText).reduce((text, next, i) => (i === 0 || text.endsWith('\n') ? text + next : `${text}\n${next}`), '');
+}
+
 /** A message's parts as text. */
 export function messageText(message: Pick<Message, 'parts'> | undefined): string {
-  return (message?.parts ?? []).map(partText).join('\n');
+  return partsText(message?.parts ?? []);
 }
 
 /** An artifact under a header line with its name. */
 export function artifactBlock(artifact: Artifact): string {
   const title = artifact.name ?? artifact.artifactId;
-  const body = artifact.parts.map(partText).join('\n');
+  const body = partsText(artifact.parts);
   return `--- ${title} ---\n${body}${body.endsWith('\n') ? '' : '\n'}`;
 }
 

@@ -4,6 +4,7 @@ import { AgentCardError, fetchAgentCard } from '../agent-card.js';
 import type { A2AClient } from '../client.js';
 import type { CreateClientOptions } from '../create-client.js';
 import { createClient } from '../create-client.js';
+import { DEFAULT_TRANSPORTS } from '../default-transports.js';
 import { nodeTransports } from '../node-transports.js';
 import { isTransient } from '../transient.js';
 import type { CliArgs } from './args.js';
@@ -11,6 +12,7 @@ import { parseCliArgs, USAGE, UsageError } from './args.js';
 import * as commands from './commands.js';
 import type { CommandContext } from './commands.js';
 import { loadState, saveState, statePath } from './state-file.js';
+import { describeConnection, preferredBindings } from './targets.js';
 
 /** Exit codes of the `taskwire` CLI. */
 export const EXIT = { ok: 0, agentFailure: 1, usage: 2, unreachable: 3 } as const;
@@ -31,10 +33,11 @@ export interface CliIo {
 function clientOptions(args: CliArgs, env: CliIo['env'], transports: TransportRegistry): CreateClientOptions {
   const apiKey = args.apiKey ?? env.TASKWIRE_API_KEY;
   const headers = { ...(apiKey && { 'x-api-key': apiKey }), ...args.headers };
+  const preferred = preferredBindings(args.transports, Object.keys({ ...DEFAULT_TRANSPORTS, ...transports }));
   return {
     transports,
     ...(Object.keys(headers).length > 0 && { headers }),
-    ...(args.transports.length > 0 && { preferred: args.transports }),
+    ...(preferred.length > 0 && { preferred }),
   };
 }
 
@@ -79,7 +82,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       interactive: io.stdout.isTTY === true && !args.json,
       signal: io.signal,
       print: (text) => void io.stdout.write(text),
-      connect: (url) => (io.connect ?? createClient)(url, options),
+      connect: async (url) => {
+        const client = await (io.connect ?? createClient)(url, options);
+        if (args.verbose) io.stderr.write(describeConnection(client));
+        return client;
+      },
       save: (next) => saveState(path, next),
       card: (url) => fetchAgentCard(url, { headers: options.headers }),
     };
