@@ -24,6 +24,11 @@ export function pushStatements(S: string, maxDeadLetters: number) {
           )
           SELECT 1`
         : `WITH advanced AS (${advance}) SELECT $4::bigint, $5::timestamptz, $6::text`,
+    // Delivery claims, for replicas: $1 task, $2 config, $3 holder, $4 ttl ms.
+    claim: `UPDATE ${S}.push_configs SET claim_holder = $3, claim_expires_at = now() + $4::double precision * interval '1 millisecond'
+      WHERE task_id = $1 AND config_id = $2 AND (claim_holder IS NULL OR claim_holder = $3 OR claim_expires_at < now())`,
+    release: `UPDATE ${S}.push_configs SET claim_holder = NULL, claim_expires_at = NULL WHERE task_id = $1 AND config_id = $2 AND claim_holder = $3`,
+    expiredClaims: `SELECT task_id, config_id FROM ${S}.push_configs WHERE claim_holder IS NOT NULL AND claim_expires_at < now() ORDER BY claim_expires_at LIMIT 1000`,
     /** The newest `$n` letters (all with null), oldest first, optionally of one task. */
     letters: (byTask: boolean) =>
       `SELECT letter FROM (SELECT id, letter FROM ${S}.push_dead_letters${byTask ? ' WHERE task_id = $2' : ''} ORDER BY id DESC LIMIT $1) newest ORDER BY id`,

@@ -104,6 +104,24 @@ export class PostgresPushConfigStore implements PushConfigStore {
     await this.query(this.sql.advance, [taskId, configId, sequence], 'moving a push cursor');
   }
 
+  /** Takes or renews the claim to deliver a config's events (replicas: one delivers it at a time; see `PushConfigStore.claim`). */
+  async claim(taskId: string, configId: string, holder: string, ttlMs: number): Promise<boolean> {
+    if (!lookupable(taskId) || !lookupable(configId)) return (await this.none()) ?? false;
+    return ((await this.query(this.sql.claim, [taskId, configId, holder, ttlMs], 'claiming a push config')).rowCount ?? 0) > 0;
+  }
+
+  /** Gives up `holder`'s claim on a config. */
+  async release(taskId: string, configId: string, holder: string): Promise<void> {
+    if (!lookupable(taskId) || !lookupable(configId)) return this.none();
+    await this.query(this.sql.release, [taskId, configId, holder], 'releasing a push config');
+  }
+
+  /** The configs whose claim expired while held (a replica stopped mid-delivery), oldest first, at most 1,000. */
+  async expiredClaims(): Promise<{ taskId: string; configId: string }[]> {
+    const { rows } = await this.query<{ task_id: string; config_id: string }>(this.sql.expiredClaims, [], 'reading expired push claims');
+    return rows.map((row) => ({ taskId: row.task_id, configId: row.config_id }));
+  }
+
   async deadLetter(letter: PushDeadLetter): Promise<void> {
     const at = Date.parse(letter.at);
     const values = [

@@ -96,6 +96,19 @@ export interface PushConfigStore {
   listDeadLetters(query?: DeadLetterQuery): Promise<PushDeadLetter[]>;
   /** Removes the dead letters matching `match`; resolves how many were removed. Rejects with a RangeError when `match.before` is not a date. */
   removeDeadLetters(match: DeadLetterMatch): Promise<number>;
+  /**
+   * Optional, for a store several processes share (each with its own
+   * delivery): takes, or renews, the right to deliver the events of the
+   * config `(taskId, configId)` for `holder` during `ttlMs`. Resolves false
+   * (changing nothing) while another holder's claim lasts, or when the
+   * config does not exist. A claim outlives its holder only until it
+   * expires: then another process takes over from the cursor.
+   */
+  claim?(taskId: string, configId: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Optional, with `claim`: gives up `holder`'s claim on the config (another holder's stays). */
+  release?(taskId: string, configId: string, holder: string): Promise<void>;
+  /** Optional, with `claim`: the configs whose claim expired while held (their holder stopped in the middle of a delivery). */
+  expiredClaims?(): Promise<{ readonly taskId: string; readonly configId: string }[]>;
   close(): Promise<void>;
 }
 

@@ -10,6 +10,7 @@ import type { DeadLetterMatch, DeadLetterQuery, PushDeadLetter, PushDelivery, Pu
 import { redeliverDeadLetters } from './dead-letter-redelivery.js';
 import { sendWithRetries, type SendDeps } from './webhook-send.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
+import { DeliveryClaims } from './delivery-claims.js';
 import type { HostLookup, WebhookGuard } from './webhook-guard.js';
 import { createWebhookGuard } from './webhook-guard.js';
 import type { WebhookAgents } from './webhook-request.js';
@@ -35,6 +36,13 @@ export interface WebhookDeliveryOptions {
   readonly userAgent?: string;
   /** Told about dead letters (warn) and unexpected errors (error). */
   readonly logger?: Logger;
+  /**
+   * With a push config store several processes share (one with `claim`):
+   * how long this delivery's claim on a config lasts unless renewed
+   * (default 15 s): the bound on how late the events of a process that
+   * stopped mid-delivery are taken over by another one.
+   */
+  readonly claimTtlMs?: number;
   /**
    * Where attempt, failure and dead-letter counts go
    * (`taskwire.push.delivery.attempts`, `...failures`, `taskwire.push.dead_letters`);
@@ -89,6 +97,7 @@ export class WebhookDelivery implements PushDelivery {
   private idleWaiters: (() => void)[] = [];
   private source: PushSource | undefined;
   private sender: SendDeps | undefined;
+  private claims: DeliveryClaims | undefined;
   private busy = 0;
   private closed = false;
   private redeliveries: Promise<void> = Promise.resolve();
@@ -129,6 +138,8 @@ export class WebhookDelivery implements PushDelivery {
     if (this.source) throw new Error('This webhook delivery already serves a service: create one delivery per TaskService');
     this.source = source;
     this.sender = { ...this.sending, configs: source.configs };
+    this.claims = new DeliveryClaims(source, (taskId, configId) => this.ensure(taskId, configId), this.options.claimTtlMs, this.options.logger);
+    this.claims.start();
     this.track(async () => {
       for (const entry of await source.configs.all()) this.ensure(entry.config.taskId, entry.config.id);
     });
@@ -187,6 +198,7 @@ export class WebhookDelivery implements PushDelivery {
     this.stop.abort(new Error('The webhook delivery was closed'));
     this.slots.open();
     await this.idle();
+    await this.claims?.close();
     this.agents.destroy();
   }
 
@@ -220,7 +232,16 @@ export class WebhookDelivery implements PushDelivery {
         try {
           while (worker.again && !this.closed) {
             worker.again = false;
-            await this.drain(taskId, configId);
+            // On a shared store, one process at a time delivers a config: the one holding its claim.
+            const claims = this.claims!;
+            if (!(await claims.take(taskId, configId))) break;
+            try {
+              await this.drain(taskId, configId);
+            } finally {
+              await claims.release(taskId, configId);
+            }
+            // Another process that committed meanwhile found the claim taken: look again now that it is free.
+            if (await claims.stillBehind(taskId, configId)) worker.again = true;
           }
         } finally {
           this.workers.delete(key);

@@ -20,5 +20,6 @@ export const CLUSTER_MIGRATION: Migration = {
     ALTER TABLE ${S}.push_configs
       ADD COLUMN claim_holder text COLLATE "C",
       ADD COLUMN claim_expires_at timestamptz;
+    CREATE INDEX push_configs_claimed ON ${S}.push_configs (claim_expires_at) WHERE claim_holder IS NOT NULL;
   `,
 };

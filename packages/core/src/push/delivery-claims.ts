@@ -1,0 +1,96 @@
+import { randomId } from '../service/random-id.js';
+import type { Logger } from '../service/agent-run.js';
+import type { PushConfigStore, PushSource } from './push-config-store.js';
+
+/** How long a delivery's claim on a config lasts unless renewed: 15 s. */
+export const DEFAULT_CLAIM_TTL_MS = 15_000;
+/** How often a delivery on a shared store looks for configs left behind by a stopped process: 1 s. */
+export const DEFAULT_CLAIM_SWEEP_MS = 1_000;
+
+const keyOf = (taskId: string, configId: string) => `${taskId}\u0000${configId}`;
+
+/**
+ * A delivery's claims on the configs of a push store that several processes
+ * share (one whose `claim` exists): one process at a time delivers a
+ * config's events, in order from its cursor. Claims held are renewed every
+ * third of their time to live (a long retry wait keeps its claim); configs
+ * whose claim expired (their claimer stopped mid-delivery) are handed to
+ * `onBehind` every sweep, to go on from their cursor. With a store of one
+ * process, every claim is granted at once and nothing runs.
+ */
+export class DeliveryClaims {
+  /** This delivery's name as a claim holder. */
+  readonly holder = randomId();
+  private readonly held = new Map<string, { taskId: string; configId: string }>();
+  private readonly timers: ReturnType<typeof setInterval>[] = [];
+  private readonly configs: PushConfigStore;
+
+  constructor(
+    private readonly source: PushSource,
+    private readonly onBehind: (taskId: string, configId: string) => void,
+    private readonly ttlMs = DEFAULT_CLAIM_TTL_MS,
+    private readonly logger?: Logger,
+  ) {
+    this.configs = source.configs;
+  }
+
+  /** True when the store is shared (its configs are claimed before delivery). */
+  get shared(): boolean {
+    return this.configs.claim !== undefined;
+  }
+
+  /** Starts the renewals and the sweep (a shared store only). */
+  start(sweepMs = DEFAULT_CLAIM_SWEEP_MS): void {
+    if (!this.shared) return;
+    this.every(this.ttlMs / 3, async () => {
+      for (const { taskId, configId } of [...this.held.values()]) await this.configs.claim!(taskId, configId, this.holder, this.ttlMs);
+    });
+    const sweep = this.configs.expiredClaims?.bind(this.configs);
+    if (sweep) this.every(sweepMs, async () => (await sweep()).forEach(({ taskId, configId }) => this.onBehind(taskId, configId)));
+  }
+
+  /** Takes the claim on a config; false while another process holds it (it delivers the events meanwhile). */
+  async take(taskId: string, configId: string): Promise<boolean> {
+    if (!this.shared) return true;
+    const taken = await this.configs.claim!(taskId, configId, this.holder, this.ttlMs);
+    if (taken) this.held.set(keyOf(taskId, configId), { taskId, configId });
+    return taken;
+  }
+
+  /** Gives the claim on a config up. */
+  async release(taskId: string, configId: string): Promise<void> {
+    if (!this.held.delete(keyOf(taskId, configId))) return;
+    await this.configs.release?.(taskId, configId, this.holder);
+  }
+
+  /**
+   * On a shared store, after a release: true when the task has events after
+   * the config's cursor (another process committed them while this one held
+   * the claim, and left them to it).
+   */
+  async stillBehind(taskId: string, configId: string): Promise<boolean> {
+    if (!this.shared) return false;
+    const entry = await this.configs.get(taskId, configId);
+    const record = entry && (await this.source.tasks.get(taskId));
+    return record !== undefined && entry !== undefined && record.lastSequence > entry.delivered;
+  }
+
+  /** Stops renewing and sweeping, and gives up every claim still held. */
+  async close(): Promise<void> {
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    await Promise.all([...this.held.values()].map(({ taskId, configId }) => this.release(taskId, configId).catch(() => undefined)));
+  }
+
+  private every(ms: number, job: () => Promise<void>): void {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      job()
+        .catch((error: unknown) => this.logger?.warn({ error: String(error) }, 'Taskwire push: a claim renewal or sweep failed; it runs again shortly'))
+        .finally(() => (busy = false));
+    }, ms);
+    (timer as { unref?: () => void }).unref?.();
+    this.timers.push(timer);
+  }
+}

@@ -1,0 +1,139 @@
+import type { Agent, AgentCard, Message, Task } from '@taskwire/core';
+import { stateOf, TaskService } from '@taskwire/core';
+import { webhookDelivery, type WebhookDelivery } from '@taskwire/core/push';
+import { startWebhookReceiver, type WebhookReceiver } from '@taskwire/core/testing';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describePostgres, type TestDatabase } from '../database-test-kit.js';
+import { createPostgresPushConfigStore, type PostgresPushConfigStore } from '../push-store.js';
+import { quoteSchema } from '../schema-name.js';
+import { createPostgresTaskStore, type PostgresTaskStore } from '../task-store.js';
+import { createPostgresCoordinator, type PostgresCoordinator } from './coordinator.js';
+
+const card: AgentCard = {
+  name: 'push replicas',
+  description: 'test',
+  supportedInterfaces: [],
+  version: '1',
+  capabilities: { streaming: true, pushNotifications: true },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [],
+};
+const user = (text: string): Message => ({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] });
+
+/** Steps the test allows the agent, one `open()` each. */
+const gate = {
+  allowed: 0,
+  waiting: undefined as (() => void) | undefined,
+  open(): void {
+    this.allowed++;
+    this.waiting?.();
+  },
+  /** Resolves true once a step is allowed, false once `signal` aborts (the task was canceled). */
+  async pass(signal: AbortSignal): Promise<boolean> {
+    while (this.allowed === 0 && !signal.aborted) {
+      await new Promise<void>((resolve) => {
+        this.waiting = resolve;
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    }
+    if (signal.aborted) return false;
+    this.allowed--;
+    return true;
+  },
+};
+
+/** `steps n`: n working updates, each once the test opens the gate, then completes. */
+const agent: Agent = async (ctx) => {
+  const n = Number(ctx.text.split(' ')[1]);
+  for (let i = 0; i < n; i++) {
+    if (!(await gate.pass(ctx.signal))) return;
+    await ctx.working(`step ${i}`);
+  }
+  await ctx.complete('all steps');
+};
+
+interface Replica {
+  readonly service: TaskService;
+  readonly store: PostgresTaskStore;
+  readonly configs: PostgresPushConfigStore;
+  readonly coordinator: PostgresCoordinator;
+  readonly delivery: WebhookDelivery;
+}
+
+describePostgres('push notifications from several replicas on one schema', (db: TestDatabase) => {
+  let schema: string;
+  let receiver: WebhookReceiver;
+  let replicas: Replica[];
+
+  const replica = async (): Promise<Replica> => {
+    const store = await createPostgresTaskStore({ pool: db.pool, schema });
+    const configs = await createPostgresPushConfigStore({ pool: db.pool, schema });
+    const coordinator = await createPostgresCoordinator({ store });
+    const delivery = webhookDelivery({ allow: ['127.0.0.1'], claimTtlMs: 600 });
+    const service = new TaskService({ store, agent, card, coordinator, push: { store: configs, delivery } });
+    return { service, store, configs, coordinator, delivery };
+  };
+  /** The bodies a config's URL received and accepted, in arrival order. */
+  const bodies = (path: string) => receiver.accepted().filter((n) => n.path === path).map((n) => n.body);
+  const log = async (taskId: string) => (await replicas[0]!.store.readEvents(taskId, 0)).map((e) => e.event);
+
+  beforeEach(async () => {
+    schema = await db.schema('tw_push_replicas');
+    receiver = await startWebhookReceiver();
+    gate.allowed = 0;
+    replicas = [await replica(), await replica()];
+  });
+  afterEach(async () => {
+    for (const r of replicas) {
+      await r.service.close();
+      await r.coordinator.close();
+      await r.configs.close();
+      await r.store.close();
+    }
+    await receiver.close();
+    await db.drop(schema);
+  });
+
+  it('delivers each event of a task whose events are committed on both replicas exactly once per config, in order', async () => {
+    const [a, b] = replicas as [Replica, Replica];
+    const sent = await a.service.unary('SendMessage', {
+      message: user('steps 6'),
+      configuration: { returnImmediately: true, taskPushNotificationConfig: { url: `${receiver.url}/one` } },
+    });
+    const task = (sent as { task: Task }).task;
+    await b.service.unary('CreateTaskPushNotificationConfig', { taskId: task.id, url: `${receiver.url}/two` });
+    for (let i = 0; i < 3; i++) gate.open();
+    while ((await a.store.get(task.id))!.lastSequence < 4) await new Promise((resolve) => setImmediate(resolve));
+    // The cancel is committed on the other replica, which delivers it only if the config is not being delivered already.
+    await b.service.unary('CancelTask', { id: task.id });
+    const ended = (path: string) => bodies(path).some((body) => stateOf(body) === 'TASK_STATE_CANCELED');
+    await receiver.waitFor(() => ended('/one') && ended('/two'));
+    await Promise.all([a.delivery.idle(), b.delivery.idle()]);
+    const events = await log(task.id);
+    expect(stateOf(events.at(-1)!)).toBe('TASK_STATE_CANCELED');
+    expect(bodies('/one')).toEqual(events);
+    // A config made later starts after the events the task had then: the rest of the log, each event once, in order.
+    const two = bodies('/two');
+    expect(two.length).toBeGreaterThan(0);
+    expect(two).toEqual(events.slice(events.length - two.length));
+  });
+
+  it('takes a delivery over from a replica that stopped while holding its claim, from the cursor, once the claim expires', async () => {
+    const [a] = replicas as [Replica, Replica];
+    const sent = await a.service.unary('SendMessage', {
+      message: user('steps 2'),
+      configuration: { returnImmediately: true, taskPushNotificationConfig: { id: 'c1', url: `${receiver.url}/one` } },
+    });
+    const task = (sent as { task: Task }).task;
+    await receiver.waitFor(() => bodies('/one').length === 1);
+    await a.delivery.idle();
+    // As if a replica had claimed the config and died: its claim lasts 400 ms more; nobody may deliver meanwhile.
+    await db.pool.query(`UPDATE ${quoteSchema(schema)}.push_configs SET claim_holder = 'gone', claim_expires_at = now() + interval '400 milliseconds' WHERE config_id = 'c1'`);
+    gate.open();
+    gate.open();
+    await receiver.waitFor(() => bodies('/one').some((body) => stateOf(body) === 'TASK_STATE_COMPLETED'));
+    await Promise.all(replicas.map((r) => r.delivery.idle()));
+    expect(bodies('/one')).toEqual(await log(task.id));
+  });
+});
