@@ -12,7 +12,8 @@ export function useCluster(db: TestDatabase, size: number, args: readonly string
   beforeAll(async () => {
     const schema = await db.schema('tw_cluster');
     cluster = await Cluster.start({ size, databaseUrl: db.url, schema, args });
-  }, 60_000);
+    // Three processes compiling their TypeScript at once on a busy CI machine take a while.
+  }, 180_000);
   afterAll(() => cluster?.close());
   return () => {
     if (!cluster) throw new Error('the cluster is not started');
