@@ -37,7 +37,9 @@ type Stop = () => Promise<void>;
 /** Our reference agent service, served by serveA2A; `adapt` may replace parts of the service first. */
 async function served(adapt: (service: TaskService) => void = () => undefined): Promise<[number, Stop]> {
   const card = referenceAgentCard([{ url: `http://127.0.0.1${JSON_RPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
-  const service = new TaskService({ store: createMemoryTaskStore(), agent: referenceAgent, card });
+  // BENCH_TELEMETRY=off builds the service with telemetry switched off (the tracing overhead benchmark's baseline).
+  const telemetry = process.env.BENCH_TELEMETRY === 'off' ? false : undefined;
+  const service = new TaskService({ store: createMemoryTaskStore(), agent: referenceAgent, card, telemetry });
   adapt(service);
   const server = await serveA2A({ service, port: 0, host: '127.0.0.1' });
   return [server.port, async () => (await server.close(), await service.close())];

@@ -13,10 +13,12 @@ const now = () => performance.now();
  * for every commit that leaves a task in a final state (a final state is
  * entered once: terminal tasks take no further commits). Every other member
  * is the store's own (a proxy, so optional and adapter-specific methods stay
- * reachable). With telemetry off, `store` itself.
+ * reachable). When no meter provider is there yet (or telemetry is off),
+ * `store` itself: its calls then cost nothing extra, and store metrics need
+ * the meter provider before the service is built (start the SDK first).
  */
 export function measuredStore(store: TaskStore, telemetry: Telemetry): TaskStore {
-  if (!telemetry.enabled) return store;
+  if (telemetry.instruments() === undefined) return store;
   const measured = async (request: CommitRequest, instruments: Instruments): Promise<CommitResult> => {
     const started = now();
     try {
