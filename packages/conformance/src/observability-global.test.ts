@@ -1,9 +1,12 @@
 import { context, metrics, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { Agent, TaskStore } from '@taskwire/core';
-import { ATTR, createMemoryTaskStore, inMemoryTransport, LINK_KIND, METRIC_NAMES, TaskService, VersionConflictError } from '@taskwire/core';
+import { ATTR, createMemoryPushConfigStore, createMemoryTaskStore, inMemoryTransport, LINK_KIND, METRIC_NAMES, TaskService, VersionConflictError } from '@taskwire/core';
+import type { Clock } from '@taskwire/core/push';
+import { webhookDelivery } from '@taskwire/core/push';
+import { startWebhookReceiver } from '@taskwire/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { userMessage } from './harness.js';
+import { SUITE_CARD, userMessage } from './harness.js';
 import { OtelKit } from './observability/otel-kit.js';
 import { WIRES } from './observability/wires.js';
 
@@ -107,5 +110,37 @@ describe('OpenTelemetry across processes and stores', () => {
     await service.idle();
     expect(await kit.total(METRIC_NAMES.storeVersionConflicts)).toBe(1);
     expect(await kit.total(METRIC_NAMES.storeCommitDuration, { [ATTR.storeOutcome]: 'conflict' })).toBe(1);
+  });
+});
+
+describe('OpenTelemetry of push delivery', () => {
+  let kit: OtelKit;
+  beforeEach(() => {
+    kit = new OtelKit();
+  });
+  afterEach(() => kit.shutdown());
+
+  it('counts attempts by outcome, failures and dead letters', async () => {
+    // The first notification (the task) is refused twice and dead-lettered; every later one is acknowledged.
+    const receiver = await startWebhookReceiver((_request, index) => (index < 2 ? 500 : 200));
+    const instant: Clock = { now: () => 0, sleep: async () => undefined };
+    const delivery = webhookDelivery({ allow: ['127.0.0.1'], clock: instant, retry: { maxAttempts: 2 }, telemetry: kit.options });
+    const card = { ...SUITE_CARD, capabilities: { ...SUITE_CARD.capabilities, pushNotifications: true } };
+    const service = new TaskService({ store: createMemoryTaskStore(), agent: tracedAgent, card, push: { store: createMemoryPushConfigStore(), delivery } });
+    try {
+      const config = { url: `${receiver.url}/hook` };
+      await inMemoryTransport(service).unary('SendMessage', { message: userMessage('go'), configuration: { taskPushNotificationConfig: config, returnImmediately: true } });
+      await service.idle();
+      await delivery.idle();
+      const acknowledged = receiver.accepted().length;
+      expect(acknowledged).toBeGreaterThan(0);
+      expect(await kit.total(METRIC_NAMES.pushAttempts, { [ATTR.pushOutcome]: 'failed' })).toBe(2);
+      expect(await kit.total(METRIC_NAMES.pushAttempts, { [ATTR.pushOutcome]: 'acknowledged' })).toBe(acknowledged);
+      expect(await kit.total(METRIC_NAMES.pushFailures)).toBe(2);
+      expect(await kit.total(METRIC_NAMES.pushDeadLetters)).toBe(1);
+    } finally {
+      await service.close();
+      await receiver.close();
+    }
   });
 });
