@@ -8,8 +8,8 @@ const roots = ['packages', 'examples']
   .filter((root) => existsSync(`${root}/package.json`));
 
 export default defineConfig({
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
+  resolve: { conditions: ['@taskwire/source'] },
+  ssr: { resolve: { conditions: ['@taskwire/source'], externalConditions: ['@taskwire/source'] } },
   test: {
     projects: [
       ...roots.map((root) => ({

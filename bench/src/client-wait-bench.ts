@@ -10,7 +10,7 @@
  *   cd bench && npx -y pnpm@10.34.9 exec tsx src/client-wait-bench.ts [runs] [rounds]
  *
  *   (after `npx -y pnpm@10.34.9 -r --filter "./packages/**" build`: it measures the built
- *   packages; add --conditions=source to measure the TypeScript sources instead)
+ *   packages; add --conditions=@taskwire/source to measure the TypeScript sources instead)
  */
 import type { A2AClient, BackoffOptions } from '@taskwire/client';
 import { createClient, DEFAULT_POLL_BACKOFF } from '@taskwire/client';

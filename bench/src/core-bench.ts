@@ -7,7 +7,7 @@
  *   cd bench && npx -y pnpm@10.34.9 exec tsx src/core-bench.ts [N] [concurrency]
  *
  *   (after `npx -y pnpm@10.34.9 -r --filter "./packages/**" build`: it measures the built
- *   packages; add --conditions=source to measure the TypeScript sources instead)
+ *   packages; add --conditions=@taskwire/source to measure the TypeScript sources instead)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -23,7 +23,7 @@
  *   cd bench && npx -y pnpm@10.34.9 exec tsx src/grpc-bench.ts [--rounds 3] [--duration 5] [--concurrency 32] [--stream-concurrency 4]
  *
  *   (after `npx -y pnpm@10.34.9 -r --filter "./packages/**" build`: it measures the built
- *   packages; add --conditions=source to measure the TypeScript sources instead)
+ *   packages; add --conditions=@taskwire/source to measure the TypeScript sources instead)
  */
 import { parseArgs } from 'node:util';
 import { grpcTransport } from '@taskwire/server-grpc/client';

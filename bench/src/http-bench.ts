@@ -19,7 +19,7 @@
  *   cd bench && npx -y pnpm@10.34.9 exec tsx src/http-bench.ts [--rounds 3] [--duration 5] [--connections 32]
  *
  *   (after `npx -y pnpm@10.34.9 -r --filter "./packages/**" build`: it measures the built
- *   packages; add --conditions=source to measure the TypeScript sources instead)
+ *   packages; add --conditions=@taskwire/source to measure the TypeScript sources instead)
  */
 import { parseArgs } from 'node:util';
 import type { Run, ServerProcess } from './http-load.js';

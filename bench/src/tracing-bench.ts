@@ -15,7 +15,7 @@
  * request.
  *
  *   cd bench && npx -y pnpm@10.34.9 exec tsx src/tracing-bench.ts [--rounds 6] [--duration 5] [--connections 32]
- *   (built packages, as the other benchmarks; add --conditions=source after tsx for the sources)
+ *   (built packages, as the other benchmarks; add --conditions=@taskwire/source after tsx for the sources)
  */
 import { parseArgs } from 'node:util';
 import { callTraceOf, createMemoryTaskStore, HEADER_GETTER, startServerCall, TaskService } from '@taskwire/core';

@@ -26,6 +26,17 @@ describe('reference agent', () => {
     expect((await client.unary('ListTasks', { contextId: 'ctx-ping' })).tasks).toEqual([]);
   });
 
+  it('says what it writes with the right article (an insta quote, a pinterest quote)', async () => {
+    const { client } = setup();
+    for (const [platform, said] of [['insta', 'Writing an insta quote…'], ['pinterest', 'Writing a pinterest quote…']] as const) {
+      const asked = await client.unary('SendMessage', user('a quote please'));
+      if (!('task' in asked)) throw new Error('expected a task');
+      const done = await client.unary('SendMessage', user(platform, { taskId: asked.task.id, contextId: asked.task.contextId }));
+      if (!('task' in done)) throw new Error('expected a task');
+      expect(done.task.history?.map((m) => m.parts.map((p) => ('text' in p ? p.text : '')).join(''))).toContain(said);
+    }
+  });
+
   it('quote asks, continues on the same task, and make it shorter references it', async () => {
     const { client } = setup();
     const first = await client.unary('SendMessage', user('provide a sunset quote'));

@@ -14,7 +14,7 @@ function quoteOf(task: Task): string | undefined {
 async function continueQuote(ctx: AgentContext): Promise<void> {
   const platform = platformOf(ctx.text);
   if (!platform) return ctx.inputRequired(`I did not catch that. ${PLATFORM_QUESTION}`);
-  await ctx.working(`Writing a ${platform} quote…`);
+  await ctx.working(`Writing ${/^[aeiou]/i.test(platform) ? 'an' : 'a'} ${platform} quote…`);
   await ctx.artifact({ name: 'quote', text: QUOTES[platform]! });
   await ctx.complete(`Here is your ${platform} quote.`);
 }

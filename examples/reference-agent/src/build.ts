@@ -58,7 +58,7 @@ export async function buildReferenceAgent(): Promise<string> {
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      conditions: ['source'],
+      conditions: ['@taskwire/source'],
       sourcemap: true,
       metafile: true,
       logLevel: 'warning',

@@ -10,7 +10,7 @@ const children: ChildProcess[] = [];
 
 /** Starts `src/main.ts` as `pnpm start` does and resolves with its printed URLs once it is ready. */
 function start(args: string[]): Promise<{ child: ChildProcess; output: string; jsonRpc: string; card: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts', ...args], { cwd: root });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@taskwire/source', 'src/main.ts', ...args], { cwd: root });
   children.push(child);
   let output = '';
   return new Promise((resolve, reject) => {
@@ -30,7 +30,7 @@ const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => 
 
 /** Runs `src/main.ts` with `args` until it exits; resolves with its exit code and what it wrote on stderr. */
 async function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts', ...args], { cwd: root });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@taskwire/source', 'src/main.ts', ...args], { cwd: root });
   children.push(child);
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));

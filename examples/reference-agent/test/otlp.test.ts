@@ -18,7 +18,7 @@ afterEach(async () => {
 /** Runs the agent (`src/main.ts`, memory store, free ports) exporting to a fresh receiver; resolves once it serves. */
 async function agentWithReceiver(env: Record<string, string>): Promise<{ receiver: OtlpReceiver; jsonRpc: string; base: string }> {
   const receiver = await OtlpReceiver.start();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts', '--port', '0', '--grpc-port', '0', '--store', 'memory'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@taskwire/source', 'src/main.ts', '--port', '0', '--grpc-port', '0', '--store', 'memory'], {
     cwd: root,
     env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_METRIC_EXPORT_INTERVAL: '100', ...env },
   });

@@ -15,7 +15,7 @@ interface Run {
 
 /** Runs `src/main.ts` as `npm start` does, with `env` on top of a bare environment. */
 function run(args: string[], env: Record<string, string> = {}): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts', '--port', '0', '--grpc-port', '0', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@taskwire/source', 'src/main.ts', '--port', '0', '--grpc-port', '0', ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', ...env },
   });

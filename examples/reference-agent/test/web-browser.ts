@@ -3,6 +3,7 @@
 // browser download), the reference agent in-process, and a snapshot of what
 // the page shows.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -38,6 +39,53 @@ export async function launchBrowser(executablePath: string): Promise<Browser> {
     async close() {
       await context.close();
       await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A TCP proxy in front of an agent: the page opened through it talks to the agent through it, and a test can cut it. */
+export interface Proxy {
+  /** The page's URL through the proxy (its own origin). */
+  readonly url: string;
+  /** Drops every connection, and refuses new ones until {@link up}. */
+  down(): void;
+  /** Lets connections through again. */
+  up(): void;
+  close(): Promise<void>;
+}
+
+/** Starts a {@link Proxy} on a free port of 127.0.0.1 in front of `target` (the agent's base URL). */
+export async function startProxy(target: string): Promise<Proxy> {
+  const { hostname, port } = new URL(target);
+  const open = new Set<Socket>();
+  let refusing = false;
+  const server = createServer((client) => {
+    if (refusing) return void client.destroy();
+    const upstream = connect(Number(port), hostname);
+    for (const socket of [client, upstream]) {
+      open.add(socket);
+      socket.on('error', () => undefined).on('close', () => {
+        open.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const down = () => {
+    refusing = true;
+    for (const socket of open) socket.destroy();
+  };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    down,
+    up() {
+      refusing = false;
+    },
+    close() {
+      down();
+      return new Promise((resolve) => server.close(() => resolve()));
     },
   };
 }

@@ -1,53 +1,22 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { PLATFORM_QUESTION, QUOTES, shorten } from '../src/quotes.js';
-import type { RunningAgent } from '../src/serve-all.js';
-import type { Browser } from './web-browser.js';
-import { findBrowser, inCi } from './find-browser.js';
-import { launchBrowser, openPage, say, shownTurns, startAgent, waitForProgress, waitForTurn } from './web-browser.js';
+import { browserSuite } from './browser-suite.js';
+import { say, shownTurns, waitForProgress, waitForTurn } from './web-browser.js';
 
-let browser: Browser;
-const agents: RunningAgent[] = [];
-const pages: Page[] = [];
-const errors: string[] = [];
-const lookup = findBrowser();
-/** Why the browser tests cannot run here (no browser), if they cannot. */
-const missing = 'missing' in lookup ? lookup.missing : undefined;
-
-beforeAll(async () => {
-  if (missing === undefined) browser = await launchBrowser((lookup as { path: string }).path);
-  else if (inCi()) throw new Error(`The web-page tests need a browser under CI: ${missing}`);
-  else console.warn(`The web-page tests did not run: ${missing}`);
-}, 60_000);
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((p) => p.close()));
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-  // The page's script must not have thrown.
-  expect(errors.splice(0)).toEqual([]);
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const { test: browserTest, open } = browserSuite();
 
 /**
- * A test that drives the page in the browser. Without a browser outside CI
- * it is reported as not run, with the reason and how to install one; under
- * CI the missing browser has already failed the file (see `beforeAll`).
+ * True when the (first) artifact box overflows and is scrolled to its end,
+ * showing the newest chunk. Measured in one evaluation: the page redraws
+ * the log at every frame while it streams, so an element handle kept
+ * across calls would point at a box no longer shown.
  */
-function browserTest(name: string, body: () => Promise<void>): void {
-  it(name, async (ctx) => {
-    if (missing !== undefined) ctx.skip(`not run: ${missing}`);
-    await body();
+const showsNewestChunk = (page: Page) =>
+  page.evaluate(() => {
+    const box = document.querySelector('.artifact-body')!;
+    return box.scrollHeight > box.clientHeight + 20 && box.scrollHeight - box.scrollTop - box.clientHeight < 2;
   });
-}
-
-async function open(apiKey?: string): Promise<{ agent: RunningAgent; page: Page }> {
-  const agent = await startAgent(apiKey);
-  agents.push(agent);
-  const page = await openPage(browser, agent.urls.page, errors);
-  pages.push(page);
-  return { agent, page };
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const route = (page: Page) => page.textContent('#route');
@@ -77,7 +46,7 @@ describe('the web page in headless Chromium', () => {
       ['user', 'provide a sunset quote'],
       ['agent', PLATFORM_QUESTION],
       ['user', 'insta'],
-      ['agent', 'Writing a insta quote…'],
+      ['agent', 'Writing an insta quote…'],
       ['agent', 'Here is your insta quote.'],
     ]);
     expect(afterInsta[0]!.artifacts).toEqual([{ id: 'quote', complete: true, text: QUOTES.insta }]);
@@ -136,7 +105,9 @@ describe('the web page in headless Chromium', () => {
     // After a reload the page resubscribes to the running task: progress goes on, chunks are neither lost nor repeated.
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
-    const after = await waitForProgress(page, before + 2);
+    const after = await waitForProgress(page, before + 20);
+    // More chunks than the artifact box shows: it keeps the newest one in view.
+    expect(await showsNewestChunk(page)).toBe(true);
     const [resumed] = await shownTurns(page);
     expect(resumed!.taskId).toBe(running!.taskId);
     const lines = resumed!.artifacts[0]!.text.trim().split('\n');
@@ -152,13 +123,16 @@ describe('the web page in headless Chromium', () => {
     // No more chunks will come: the page shows the artifact as it ended, exactly as the agent stored it.
     const storedText = stored.artifacts![0]!.parts.map((p) => ('text' in p ? p.text : '')).join('');
     expect(canceled!.artifacts[0]).toEqual({ id: 'output', complete: true, text: storedText.trimEnd() });
+    // The progress counts the chunks that arrived, and the box still shows the last of them.
+    expect(canceled!.progress).toEqual({ current: storedText.trimEnd().split('\n').length, total: 1000 });
+    expect(await showsNewestChunk(page)).toBe(true);
     expect(await page.isEnabled('#cancel')).toBe(false);
     expect(await page.isEnabled('#send')).toBe(true);
     expect(await route(page)).toContain(`new task that references ${running!.taskId.slice(0, 8)}`);
   });
 
   browserTest('with --api-key, says a key is needed, then works with the key entered in the page (and keeps it over a reload)', async () => {
-    const { page } = await open('sekret');
+    const { page } = await open({ apiKey: 'sekret' });
 
     await say(page, 'echo locked');
     await page.waitForSelector('#notice:not([hidden])');

@@ -1,10 +1,10 @@
 import { routeNextMessage, viewOf } from '@taskwire/client';
-import type { AgentCard, Message, StreamResponse } from '@taskwire/core';
+import type { AgentCard, Message, StreamResponse, Task } from '@taskwire/core';
 import { describe, expect, it } from 'vitest';
 import { referenceAgentCard } from '../src/card.js';
 import { onOrigin } from '../src/web/connect.js';
 import { describeRoute } from '../src/web/render.js';
-import { stateLabel, trackState, turnsOf, type TaskStates } from '../src/web/turns.js';
+import { countChunks, stateLabel, trackState, turnsOf, type ChunkCounts, type TaskStates } from '../src/web/turns.js';
 
 const user = (messageId: string, text: string, extra: Partial<Message> = {}): Message => ({ messageId, role: 'ROLE_USER', parts: [{ text }], ...extra });
 const agentSays = (messageId: string, text: string): Message => ({ messageId, role: 'ROLE_AGENT', parts: [{ text }] });
@@ -28,6 +28,33 @@ function statesOf(list: readonly StreamResponse[]): TaskStates {
   for (const event of list) trackState(states, event);
   return states;
 }
+
+describe('the progress of a task that ended early', () => {
+  const slow = (current: number): StreamResponse[] => [
+    { statusUpdate: { taskId: 'S', contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, metadata: { progress: { current, total: 10 } } } },
+    { artifactUpdate: { taskId: 'S', contextId: 'c', artifact: { artifactId: 'output', parts: [{ text: `chunk ${current}\n` }] }, append: current > 1 } },
+  ];
+  const started: StreamResponse = { task: { id: 'S', contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history: [user('u', 'slow 10', { taskId: 'S', contextId: 'c' })] } };
+  const canceled: StreamResponse = { statusUpdate: { taskId: 'S', contextId: 'c', status: { state: 'TASK_STATE_CANCELED' } } };
+
+  function progressAfter(list: StreamResponse[]) {
+    const chunks: ChunkCounts = new Map();
+    for (const event of list) countChunks(chunks, event);
+    return turnsOf(viewOf(list), statesOf(list), chunks)[0]!.progress;
+  }
+
+  it('counts the chunks received once canceled (the agent had announced one more)', () => {
+    // Progress 4 was announced, its chunk never came: the cancel came in between.
+    const list = [started, ...slow(1), ...slow(2), ...slow(3), slow(4)[0]!, canceled];
+    expect(progressAfter(list.slice(0, -1))).toEqual({ current: 4, total: 10 }); // while it runs: the agent's word
+    expect(progressAfter(list)).toEqual({ current: 3, total: 10 });
+  });
+
+  it('counts from a snapshot (a reload) and the chunks after it', () => {
+    const snapshot: StreamResponse = { task: { ...(started as { task: Task }).task, artifacts: [{ artifactId: 'output', parts: [{ text: 'chunk 1\n' }, { text: 'chunk 2\n' }] }] } };
+    expect(progressAfter([snapshot, ...slow(3), slow(4)[0]!, canceled])).toEqual({ current: 3, total: 10 });
+  });
+});
 
 describe('turnsOf (the page groups the conversation view by task)', () => {
   it('puts a continued task in one turn, keeps each task’s own state, and shows a sent message before its task is known in a turn of its own', () => {

@@ -6,7 +6,7 @@ const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
 
 /** The main entry bundled as a browser app would bundle it. */
 function bundle(minify: boolean) {
-  return build({ entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', conditions: ['source'], write: false, metafile: true, minify, logLevel: 'silent' });
+  return build({ entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', conditions: ['@taskwire/source'], write: false, metafile: true, minify, logLevel: 'silent' });
 }
 
 describe('the main entry in a browser', () => {

@@ -17,6 +17,21 @@ export interface ResumeOptions {
   readonly clock?: Clock;
   readonly random?: Random;
   readonly logger?: Logger;
+  /** Told each time the stream dropped and is about to be resumed (to show "reconnecting", say); the next event means it resumed. */
+  readonly onDrop?: (drop: StreamDrop) => void;
+}
+
+/** A dropped stream about to be resumed (see {@link ResumeOptions.onDrop}). */
+export interface StreamDrop {
+  readonly taskId: string;
+  /** The sequence of the last event seen (the resumption asks for what comes after it). */
+  readonly afterSequence: number | undefined;
+  /** How many drops in a row, this one included (it gives up after `attempts`). */
+  readonly drops: number;
+  /** How long it waits before resuming, in ms. */
+  readonly delayMs: number;
+  /** What ended the stream (undefined for a clean end before the task settled). */
+  readonly error: unknown;
 }
 
 function taskIdOf(event: StreamEvent): string | undefined {
@@ -111,6 +126,7 @@ export async function* resumableStream<M extends StreamMethodName>(
       taskId,
       afterSequence: last,
     }, `The stream of task ${taskId} dropped; resuming after sequence ${last ?? 'none'} in ${delay} ms`);
+    options.onDrop?.({ taskId, afterSequence: last, drops, delayMs: delay, error: dropped });
     await clock.sleep(delay, options.signal);
     resumed = true;
     const resumeFrom = sequenced && last !== undefined ? { afterSequence: last } : {};

@@ -13,7 +13,7 @@ const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 /** Runs `taskwire-postgres` as a real process; resolves its exit code and output. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, '--conditions=source', CLI, ...args], {
+    const child = spawn(process.execPath, ['--import', TSX, '--conditions=@taskwire/source', CLI, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -21,7 +21,7 @@ describePostgres('the README quickstart', (db) => {
     const file = `${DIR}quickstart-${database}.ts`;
     await mkdir(DIR, { recursive: true });
     await writeFile(file, quickstart);
-    const child = spawn(process.execPath, ['--import', TSX, '--conditions=source', file], {
+    const child = spawn(process.execPath, ['--import', TSX, '--conditions=@taskwire/source', file], {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: url.toString(), PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -9,8 +9,8 @@ import type { StreamEvent } from '@taskwire/core';
 import { isSettled } from '@taskwire/core';
 import { connectToPageAgent, explain, loadContextTasks } from './connect.js';
 import { describeRoute, renderLog } from './render.js';
-import type { TaskStates } from './turns.js';
-import { stateLabel, trackState, turnsOf } from './turns.js';
+import type { ChunkCounts, TaskStates } from './turns.js';
+import { countChunks, stateLabel, trackState, turnsOf } from './turns.js';
 
 const CONTEXT_KEY = 'taskwire.contextId';
 const API_KEY = 'taskwire.apiKey';
@@ -34,19 +34,32 @@ const ui = {
 let client: A2AClient | undefined;
 let chat: Conversation | undefined;
 const states: TaskStates = new Map();
+const chunks: ChunkCounts = new Map();
 /** The stream in flight (a send, or following a task that was running at reload). */
 let running: AbortController | undefined;
 let drawing = false;
+/** True from a stream's drop until its next event (the client resumes it by itself). */
+let reconnecting = false;
+
+const RECONNECTING = 'The connection to the agent dropped: reconnecting…';
 
 function notify(text: string): void {
   ui.notice.textContent = text;
   ui.notice.hidden = text === '';
 }
 
+function setReconnecting(value: boolean): void {
+  if (value === reconnecting) return;
+  reconnecting = value;
+  document.body.dataset.reconnecting = String(value);
+  if (value) notify(RECONNECTING);
+  else if (ui.notice.textContent === RECONNECTING) notify('');
+}
+
 function draw(): void {
   drawing = false;
   const view = chat?.view;
-  renderLog(ui.log, view ? turnsOf(view, states) : []);
+  renderLog(ui.log, view ? turnsOf(view, states, chunks) : []);
   if (chat?.contextId) localStorage.setItem(CONTEXT_KEY, chat.contextId);
   const busy = running !== undefined;
   const cancellable = busy && view?.streaming === true && chat?.taskId !== undefined;
@@ -68,34 +81,46 @@ function render(): void {
 /**
  * Shows a stream's events as they come. `observe` is false for
  * `chat.stream`, which records its events in the conversation itself.
+ * Resolves with how many events came (0 when the agent never got the
+ * message) and whether the stream failed.
  */
-async function follow(open: (signal: AbortSignal) => AsyncIterable<StreamEvent>, observe: boolean): Promise<void> {
+async function follow(open: (signal: AbortSignal) => AsyncIterable<StreamEvent>, observe: boolean): Promise<{ events: number; failed: boolean }> {
   const controller = new AbortController();
   running = controller;
   render();
+  let events = 0;
+  let failed = false;
   try {
     for await (const event of open(controller.signal)) {
+      events++;
+      setReconnecting(false);
       if (observe) chat?.observe(event);
       trackState(states, event);
+      countChunks(chunks, event);
       render();
     }
   } catch (error) {
-    if (!controller.signal.aborted) notify(explain(error));
+    failed = !controller.signal.aborted;
+    setReconnecting(false);
+    if (failed) notify(explain(error));
   } finally {
     if (running === controller) running = undefined;
     render();
   }
+  return { events, failed };
 }
 
 /** Starts afresh, or rebuilds the conversation saved in this browser from ListTasks. */
 async function restore(connected: A2AClient): Promise<void> {
   states.clear();
+  chunks.clear();
   const contextId = localStorage.getItem(CONTEXT_KEY) ?? undefined;
   const restored = connected.conversation(contextId ? { contextId } : {});
   const tasks = contextId ? await loadContextTasks(connected, contextId) : [];
   for (const task of tasks) {
     restored.observe({ task });
     trackState(states, { task });
+    countChunks(chunks, { task });
   }
   chat = restored;
   render();
@@ -114,7 +139,7 @@ async function connect(): Promise<void> {
   render();
   await previous?.close();
   try {
-    const connected = await connectToPageAgent(location.origin, ui.key.value.trim());
+    const connected = await connectToPageAgent(location.origin, ui.key.value.trim(), () => setReconnecting(true));
     client = connected;
     ui.title.textContent = connected.card?.name ?? 'A2A agent';
     const iface = connected.interface;
@@ -133,7 +158,10 @@ ui.composer.addEventListener('submit', (event) => {
   if (!text || !current || running) return;
   ui.input.value = '';
   notify('');
-  void follow((signal) => current.stream(text, { signal }), false);
+  void follow((signal) => current.stream(text, { signal }), false).then(({ events, failed }) => {
+    // The agent never got it: give the message back, to send again.
+    if (failed && events === 0 && ui.input.value === '') ui.input.value = text;
+  });
 });
 
 ui.cancel.addEventListener('click', () => {
@@ -159,6 +187,7 @@ ui.fresh.addEventListener('click', () => {
   running?.abort();
   localStorage.removeItem(CONTEXT_KEY);
   states.clear();
+  chunks.clear();
   chat = client?.conversation();
   notify('');
   render();

@@ -1,5 +1,5 @@
-import type { A2AClient } from '@taskwire/client';
-import { createClient, fetchAgentCard } from '@taskwire/client';
+import type { A2AClient, StreamDrop } from '@taskwire/client';
+import { createClient, fetchAgentCard, isTransient } from '@taskwire/client';
 import type { AgentCard, Task } from '@taskwire/core';
 import { A2AError } from '@taskwire/core';
 
@@ -21,14 +21,17 @@ export function onOrigin(card: AgentCard, origin: string): AgentCard {
 /**
  * Connects to the agent that served the page: reads its card, and picks
  * JSON-RPC (or HTTP+JSON) on the page's origin, sending `x-api-key` with
- * every call when `apiKey` is given.
+ * every call when `apiKey` is given. A dropped stream is resumed (ten
+ * tries); `onDrop` is told each time it drops.
  */
-export async function connectToPageAgent(origin: string, apiKey: string): Promise<A2AClient> {
+export async function connectToPageAgent(origin: string, apiKey: string, onDrop?: (drop: StreamDrop) => void): Promise<A2AClient> {
   const card = onOrigin(await fetchAgentCard(origin), origin);
   return createClient(origin, {
     card,
     preferred: ['JSONRPC', 'HTTP+JSON'],
     ...(apiKey && { headers: { 'x-api-key': apiKey } }),
+    // A page can afford patience: ten tries over about ten seconds before a dropped stream counts as lost.
+    resume: { attempts: 10, ...(onDrop && { onDrop }) },
   });
 }
 
@@ -48,8 +51,12 @@ export async function loadContextTasks(client: A2AClient, contextId: string): Pr
   return tasks.reverse();
 }
 
+/** What the page says when the agent cannot be reached. */
+export const UNREACHABLE = 'The agent cannot be reached: it may have stopped. Start it again with "npm start", then press Send (your message is kept).';
+
 /** An error as a sentence for the page, saying what to do about it. */
 export function explain(error: unknown): string {
+  if (isTransient(error)) return UNREACHABLE;
   if (A2AError.is(error)) {
     if (error.kind === 'Unauthenticated') return 'The agent needs an API key (it was started with --api-key): enter it in the API key field above.';
     if (error.kind === 'TaskNotCancelable') return 'That task has already finished, so it cannot be canceled.';

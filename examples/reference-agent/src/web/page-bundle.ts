@@ -17,7 +17,7 @@ export function pageBundleOptions(): BuildOptions {
     platform: 'browser',
     format: 'esm',
     target: 'es2022',
-    conditions: ['source'],
+    conditions: ['@taskwire/source'],
     minify: true,
     legalComments: 'none',
     logLevel: 'silent',

@@ -69,7 +69,7 @@ export function pageHtml(scriptPath: string): string {
 <style>${STYLE}</style>
 <script type="module" src="${scriptPath}"></script>
 </head>
-<body data-ready="false" data-busy="false">
+<body data-ready="false" data-busy="false" data-reconnecting="false">
 <div class="bar">
   <h1 id="title">Taskwire reference agent</h1>
   <span id="agent">connecting…</span>

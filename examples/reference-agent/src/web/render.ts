@@ -74,16 +74,35 @@ export function renderTurn(turn: Turn): HTMLElement {
   return node;
 }
 
-/** Replaces the log's content with `turns`, keeping it scrolled to the end when it was there, and streaming artifacts at their latest chunk. */
+/** Where each artifact box of the log is scrolled, by task and artifact id, and whether it is at its end. */
+function artifactScrolls(log: HTMLElement): Map<string, { top: number; atEnd: boolean }> {
+  const scrolls = new Map<string, { top: number; atEnd: boolean }>();
+  log.querySelectorAll<HTMLElement>('.artifact').forEach((box) => {
+    const body = box.querySelector('.artifact-body') as HTMLElement;
+    const key = `${box.closest('article')?.dataset.taskId}/${box.dataset.artifactId}`;
+    scrolls.set(key, { top: body.scrollTop, atEnd: body.scrollHeight - body.scrollTop - body.clientHeight < 4 });
+  });
+  return scrolls;
+}
+
+/**
+ * Replaces the log's content with `turns`, keeping it scrolled to the end
+ * when it was there. An artifact box follows its newest chunk (also once the
+ * artifact is complete) unless the reader scrolled it up, which is kept.
+ */
 export function renderLog(log: HTMLElement, turns: readonly Turn[]): void {
   const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const scrolls = artifactScrolls(log);
   log.replaceChildren(...turns.map(renderTurn));
   if (turns.length === 0) {
     log.append(el('p', { class: 'empty' }, 'Say something to the agent. Try "provide a sunset quote", then answer "insta", then "make it shorter".'));
   }
-  // A streaming artifact shows its latest chunks.
-  log.querySelectorAll<HTMLElement>('.artifact[data-complete="false"] .artifact-body').forEach((body) => {
-    body.scrollTop = body.scrollHeight;
+  log.querySelectorAll<HTMLElement>('.artifact').forEach((box) => {
+    const body = box.querySelector('.artifact-body') as HTMLElement;
+    const before = scrolls.get(`${box.closest('article')?.dataset.taskId}/${box.dataset.artifactId}`);
+    // A new box follows its chunks while they stream; a box seen before keeps following, or stays where it was read.
+    const follow = before ? before.atEnd : box.dataset.complete === 'false';
+    body.scrollTop = follow ? body.scrollHeight : (before?.top ?? 0);
   });
   if (atEnd) log.scrollTop = log.scrollHeight;
 }

@@ -1,13 +1,10 @@
 import type { Agent, AgentCard, Message, Task } from '@taskwire/core';
-import { stateOf, TaskService } from '@taskwire/core';
-import { webhookDelivery, type WebhookDelivery } from '@taskwire/core/push';
+import { stateOf } from '@taskwire/core';
 import { startWebhookReceiver, type WebhookReceiver } from '@taskwire/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describePostgres, type TestDatabase } from '../database-test-kit.js';
-import { createPostgresPushConfigStore, type PostgresPushConfigStore } from '../push-store.js';
 import { quoteSchema } from '../schema-name.js';
-import { createPostgresTaskStore, type PostgresTaskStore } from '../task-store.js';
-import { createPostgresCoordinator, type PostgresCoordinator } from './coordinator.js';
+import { openTestReplica, type TestReplica as Replica } from './replica-test-kit.js';
 
 const card: AgentCard = {
   name: 'push replicas',
@@ -53,27 +50,13 @@ const agent: Agent = async (ctx) => {
   await ctx.complete('all steps');
 };
 
-interface Replica {
-  readonly service: TaskService;
-  readonly store: PostgresTaskStore;
-  readonly configs: PostgresPushConfigStore;
-  readonly coordinator: PostgresCoordinator;
-  readonly delivery: WebhookDelivery;
-}
-
 describePostgres('push notifications from several replicas on one schema', (db: TestDatabase) => {
   let schema: string;
   let receiver: WebhookReceiver;
   let replicas: Replica[];
 
-  const replica = async (): Promise<Replica> => {
-    const store = await createPostgresTaskStore({ pool: db.pool, schema });
-    const configs = await createPostgresPushConfigStore({ pool: db.pool, schema });
-    const coordinator = await createPostgresCoordinator({ store });
-    const delivery = webhookDelivery({ allow: ['127.0.0.1'], claimTtlMs: 600 });
-    const service = new TaskService({ store, agent, card, coordinator, push: { store: configs, delivery } });
-    return { service, store, configs, coordinator, delivery };
-  };
+  const replica = () => openTestReplica(db, schema, { agent, card, push: { claimTtlMs: 600 } });
+  const idle = () => Promise.all(replicas.map((r) => r.push!.delivery.idle()));
   /** The bodies a config's URL received and accepted, in arrival order. */
   const bodies = (path: string) => receiver.accepted().filter((n) => n.path === path).map((n) => n.body);
   const log = async (taskId: string) => (await replicas[0]!.store.readEvents(taskId, 0)).map((e) => e.event);
@@ -85,12 +68,7 @@ describePostgres('push notifications from several replicas on one schema', (db: 
     replicas = [await replica(), await replica()];
   });
   afterEach(async () => {
-    for (const r of replicas) {
-      await r.service.close();
-      await r.coordinator.close();
-      await r.configs.close();
-      await r.store.close();
-    }
+    for (const r of replicas) await r.close();
     await receiver.close();
     await db.drop(schema);
   });
@@ -109,7 +87,7 @@ describePostgres('push notifications from several replicas on one schema', (db: 
     await b.service.unary('CancelTask', { id: task.id });
     const ended = (path: string) => bodies(path).some((body) => stateOf(body) === 'TASK_STATE_CANCELED');
     await receiver.waitFor(() => ended('/one') && ended('/two'));
-    await Promise.all([a.delivery.idle(), b.delivery.idle()]);
+    await idle();
     const events = await log(task.id);
     expect(stateOf(events.at(-1)!)).toBe('TASK_STATE_CANCELED');
     expect(bodies('/one')).toEqual(events);
@@ -127,13 +105,13 @@ describePostgres('push notifications from several replicas on one schema', (db: 
     });
     const task = (sent as { task: Task }).task;
     await receiver.waitFor(() => bodies('/one').length === 1);
-    await a.delivery.idle();
+    await idle();
     // As if a replica had claimed the config and died: its claim lasts 400 ms more; nobody may deliver meanwhile.
     await db.pool.query(`UPDATE ${quoteSchema(schema)}.push_configs SET claim_holder = 'gone', claim_expires_at = now() + interval '400 milliseconds' WHERE config_id = 'c1'`);
     gate.open();
     gate.open();
     await receiver.waitFor(() => bodies('/one').some((body) => stateOf(body) === 'TASK_STATE_COMPLETED'));
-    await Promise.all(replicas.map((r) => r.delivery.idle()));
+    await idle();
     expect(bodies('/one')).toEqual(await log(task.id));
   });
 });

@@ -1,10 +1,9 @@
 import type { A2AError, Agent, Message, StreamEvent, Task } from '@taskwire/core';
-import { PROCESS_STOPPED, stateOf, TaskService } from '@taskwire/core';
+import { PROCESS_STOPPED, stateOf } from '@taskwire/core';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describePostgres, type TestDatabase } from '../database-test-kit.js';
 import { quoteSchema } from '../schema-name.js';
-import { createPostgresTaskStore, type PostgresTaskStore } from '../task-store.js';
-import { createPostgresCoordinator, type PostgresCoordinator } from './coordinator.js';
+import { openTestReplica, type TestReplica as Replica } from './replica-test-kit.js';
 
 const user = (text: string, extra: Partial<Message> = {}): Message => ({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra });
 
@@ -46,22 +45,11 @@ const agent: Agent = async (ctx) => {
   await ctx.complete('done');
 };
 
-interface Replica {
-  readonly service: TaskService;
-  readonly store: PostgresTaskStore;
-  readonly coordinator: PostgresCoordinator;
-}
-
 describePostgres('several TaskServices on one schema (replicas in one process, real LISTEN/NOTIFY)', (db: TestDatabase) => {
   let schema: string;
   let replicas: Replica[];
 
-  const replica = async (): Promise<Replica> => {
-    const store = await createPostgresTaskStore({ pool: db.pool, schema });
-    const coordinator = await createPostgresCoordinator({ store, leaseTtlMs: 1_000 });
-    const service = new TaskService({ store, agent, coordinator });
-    return { service, store, coordinator };
-  };
+  const replica = () => openTestReplica(db, schema, { agent, leaseTtlMs: 1_000 });
   const send = async (r: Replica, message: Message, returnImmediately = false): Promise<Task> => {
     const result = await r.service.unary('SendMessage', { message, configuration: { returnImmediately } });
     if (!('task' in result)) throw new Error('expected a task');
@@ -78,11 +66,7 @@ describePostgres('several TaskServices on one schema (replicas in one process, r
     replicas = [await replica(), await replica()];
   });
   afterEach(async () => {
-    for (const r of replicas) {
-      await r.service.close();
-      await r.coordinator.close();
-      await r.store.close();
-    }
+    for (const r of replicas) await r.close();
     await db.drop(schema);
   });
 

@@ -74,7 +74,7 @@ export function spawnAgent(options: SpawnOptions): AgentProcess {
     '--import',
     TSX,
     ...(options.probe ? ['--import', HEAP_PROBE] : []),
-    '--conditions=source',
+    '--conditions=@taskwire/source',
     AGENT_MAIN,
     '--port',
     String(options.port ?? 0),
