@@ -86,7 +86,7 @@ describe('A2A errors on the gRPC wire', () => {
     const { url } = await serve(service, { logger });
     const error = await connect(url).unary('GetTask', { id: 'x' }).catch((e: unknown) => e);
     expect(A2AError.is(error) && [error.kind, error.message.includes('hunter2')]).toEqual(['Internal', false]);
-    expect(logger.error).toHaveBeenCalledWith('gRPC GetTask failed', { error: expect.any(Error) });
+    expect(logger.error).toHaveBeenCalledWith({ error: expect.any(Error) }, 'gRPC GetTask failed');
   });
 });
 
