@@ -88,6 +88,22 @@ describe('OpenTelemetry across processes and stores', () => {
     expect(await kit.total(METRIC_NAMES.tasksFinished, { [ATTR.taskState]: 'TASK_STATE_FAILED' })).toBe(1);
   });
 
+  it('logs each run\'s start (debug) and end (info) with the task id and the trace ids', async () => {
+    const lines: { level: string; message: string | undefined; fields: Record<string, unknown> }[] = [];
+    const at = (level: string) => (fields: Record<string, unknown>, message?: string) => void lines.push({ level, message, fields });
+    const logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+    const service = new TaskService({ store: createMemoryTaskStore(), agent: tracedAgent, telemetry: kit.options, logger });
+    const result = await inMemoryTransport(service).unary('SendMessage', { message: userMessage('go') });
+    await service.idle();
+    const taskId = 'task' in result ? result.task.id : '';
+    const run = kit.named('invoke_agent').find((s) => s.kind === SpanKind.INTERNAL)!.spanContext();
+    const ids = { taskId, traceId: run.traceId, spanId: run.spanId };
+    expect(lines).toEqual([
+      { level: 'debug', message: 'agent run started', fields: expect.objectContaining(ids) },
+      { level: 'info', message: 'agent run ended', fields: expect.objectContaining({ ...ids, state: 'TASK_STATE_COMPLETED' }) },
+    ]);
+  });
+
   it('counts version conflicts of store commits', async () => {
     const store = createMemoryTaskStore();
     let raced = false;
