@@ -65,8 +65,10 @@ async function untilWorking(client: Transport, id: string): Promise<void> {
 async function main(): Promise<void> {
   const pg = await startBenchCluster();
   const replicas: ServerProcess[] = [];
+  const spawn = (kind: 'replica' | 'solo') =>
+    startServerProcess(SCRIPT, kind, (port) => `http://127.0.0.1:${port}/a2a/jsonrpc`, { BENCH_DATABASE_URL: pg.url, BENCH_SCHEMA: SCHEMA });
   const start = async () => {
-    const replica = await startServerProcess(SCRIPT, 'replica', (port) => `http://127.0.0.1:${port}/a2a/jsonrpc`, { BENCH_DATABASE_URL: pg.url, BENCH_SCHEMA: SCHEMA });
+    const replica = await spawn('replica');
     replicas.push(replica);
     return replica;
   };
@@ -74,26 +76,35 @@ async function main(): Promise<void> {
   try {
     await migrate({ connectionString: pg.url, schema: SCHEMA });
     process.stdout.write(`cluster benchmark: ${ROUNDS} round(s) of ${DURATION} s, ${CONNECTIONS} connections, ${SAMPLES} samples per delay\n`);
-    for (const size of [1, 3]) {
-      while (replicas.length < size) await start();
-      for (const r of replicas) checkEcho(r.kind, await once(r, ECHO));
-      await Promise.all(replicas.map((r) => load(r, ECHO, Math.ceil(CONNECTIONS / size), 2)));
+    /** Echo load on `servers` (the connections split over them): req/s, and CPU per request of the servers and of PostgreSQL. */
+    const measure = async (label: string, servers: ServerProcess[]) => {
+      const size = servers.length;
+      for (const r of servers) checkEcho(r.kind, await once(r, ECHO));
+      await Promise.all(servers.map((r) => load(r, ECHO, Math.ceil(CONNECTIONS / size), 2)));
       const rates: number[] = [];
       const cpu: number[] = [];
       const pgCpu: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const pgBefore = pg.cpuSeconds();
-        const cpuBefore = replicas.map((r) => r.cpuSeconds());
-        const runs = await Promise.all(replicas.map((r) => load(r, ECHO, Math.ceil(CONNECTIONS / size), DURATION)));
+        const cpuBefore = servers.map((r) => r.cpuSeconds());
+        const runs = await Promise.all(servers.map((r) => load(r, ECHO, Math.ceil(CONNECTIONS / size), DURATION)));
         const total = runs.reduce((sum, run) => sum + run.requests.total, 0);
         rates.push(runs.reduce((sum, run) => sum + run.requests.average, 0));
-        cpu.push((replicas.reduce((sum, r, i) => sum + r.cpuSeconds() - cpuBefore[i]!, 0) * 1e6) / total);
+        cpu.push((servers.reduce((sum, r, i) => sum + r.cpuSeconds() - cpuBefore[i]!, 0) * 1e6) / total);
         pgCpu.push(((pg.cpuSeconds() - pgBefore) * 1e6) / total);
       }
       process.stdout.write(
-        `${size} replica(s): echo ${median(rates).toFixed(0)} req/s; CPU per request: replicas ${median(cpu).toFixed(0)} µs, PostgreSQL ${median(pgCpu).toFixed(0)} µs\n`,
+        `${label}: echo ${median(rates).toFixed(0)} req/s; CPU per request: server(s) ${median(cpu).toFixed(0)} µs, PostgreSQL ${median(pgCpu).toFixed(0)} µs\n`,
       );
-    }
+    };
+    const solo = await spawn('solo');
+    await measure('1 process, no coordinator', [solo]);
+    await solo.stop();
+    await start();
+    await measure('1 replica', replicas);
+    await start();
+    await start();
+    await measure('3 replicas', replicas);
     const [a, b] = replicas.map(client) as [Transport, Transport, Transport];
 
     // Cross-replica event delay at light load: one task ticking every 20 ms, followed on its own replica and on another.

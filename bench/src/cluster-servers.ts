@@ -3,7 +3,8 @@
  * agent plus two measuring skills on @taskwire/postgres with a coordinator,
  * JSON-RPC at /a2a/jsonrpc.
  *
- *   cluster-servers.ts replica
+ *   cluster-servers.ts replica   one replica of a cluster (a coordinator beside the store)
+ *   cluster-servers.ts solo      the same server alone on its store (no coordinator), for comparison
  *
  * - `tick <n> <ms>`: n working updates `<ms>` apart, each carrying the
  *   wall-clock time it was emitted (`metadata.at`), then completes;
@@ -44,9 +45,9 @@ const benchAgent: Agent = async (ctx) => {
 
 async function main(): Promise<void> {
   const store = await createPostgresTaskStore({ connectionString: process.env.BENCH_DATABASE_URL!, schema: process.env.BENCH_SCHEMA! });
-  const coordinator = await createPostgresCoordinator({ store });
+  const coordinator = process.argv[2] === 'solo' ? undefined : await createPostgresCoordinator({ store });
   const card = referenceAgentCard([{ url: 'http://127.0.0.1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
-  const service = new TaskService({ store, agent: benchAgent, card, coordinator });
+  const service = new TaskService({ store, agent: benchAgent, card, ...(coordinator && { coordinator }) });
   await service.recover();
   const server = await serveA2A({
     service,
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     void (async () => {
       await server.close();
       await service.close();
-      await coordinator.close();
+      await coordinator?.close();
       await store.close();
     })().finally(() => process.exit(0));
   process.once('SIGTERM', shutdown);

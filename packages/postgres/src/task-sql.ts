@@ -23,13 +23,12 @@ import { RUNNING_STATE_LIST, TERMINAL_STATE_LIST } from './migrations.js';
  * (creates) or the expected version (updates), `$9` the bound (with
  * retention).
  *
- * Statements made for replicas (a commit channel given) also keep the
- * task's lease and announce the commit (see {@link clusterParameters} for
- * their last five parameters): a claim takes the lease (its epoch is the
- * version the commit produces), a hold is refused unless the row's lease is
- * still the writer's, any commit that leaves the task settled releases it,
- * and `pg_notify` sends `"<last sequence> <task id>"` on the channel when
- * the transaction commits (only ids and numbers: no task data).
+ * Statements made for replicas (`leases`) also keep the task's lease (see
+ * {@link clusterParameters} for their last four parameters): a claim takes
+ * the lease (its epoch is the version the commit produces), a hold is
+ * refused unless the row's lease is still the writer's, and any commit that
+ * leaves the task settled releases it. (Commits are announced to the other
+ * replicas after they resolve, not in the statement: see `CommitNotifier`.)
  */
 export interface TaskStatements {
   readonly create: string;
@@ -44,22 +43,22 @@ export interface TaskStatements {
   readonly deleteEvents: string;
 }
 
-/** The lease and notification parameters of a replica's commit: holder, epoch (a hold), claim, ttl ms, channel. */
-export function clusterParameters(lease: LeaseCondition | undefined, channel: string): unknown[] {
-  if (lease === undefined) return [null, null, false, null, channel];
-  return [lease.holder, lease.kind === 'hold' ? lease.epoch : null, lease.kind === 'claim', lease.ttlMs, channel];
+/** The lease parameters of a replica's commit: holder, epoch (a hold), claim, ttl ms. */
+export function clusterParameters(lease: LeaseCondition | undefined): unknown[] {
+  if (lease === undefined) return [null, null, false, null];
+  return [lease.holder, lease.kind === 'hold' ? lease.epoch : null, lease.kind === 'claim', lease.ttlMs];
 }
 
 /**
  * The task store's statements for schema `S` (quoted), keeping at most
- * `maxEvents` events per task when it is set; with `channel`, the
- * replicas' commits (leases and notifications, see the comment above).
+ * `maxEvents` events per task when it is set; with `leases`, the
+ * replicas' commits (see the comment above).
  */
-export function taskStatements(S: string, maxEvents: number | undefined, channel?: string): TaskStatements {
+export function taskStatements(S: string, maxEvents: number | undefined, leases = false): TaskStatements {
   const bounded = maxEvents !== undefined && maxEvents !== Infinity;
   // With a bound ($9), only the events within it are written.
   const keep = (bound: string) => (bounded ? ` WHERE e.n > cardinality($7::text[]) - ${bound}` : '');
-  const c = channel === undefined ? undefined : leaseSql(bounded ? 10 : 9);
+  const c = leases ? leaseSql(bounded ? 10 : 9) : undefined;
   const create = `WITH created AS (
       INSERT INTO ${S}.tasks (id, owner, context_id, state, status_key, version, last_sequence, task, trace${c ? ', lease_holder, lease_epoch, lease_expires_at' : ''})
       VALUES ($1, $2, $3, $4, $5, 1, cardinality($7::text[]), $6, $8${c ? `, ${c.created}` : ''})
@@ -68,8 +67,8 @@ export function taskStatements(S: string, maxEvents: number | undefined, channel
     ), logged AS (
       INSERT INTO ${S}.task_events (task_id, sequence, event)
       SELECT $1, e.n, e.event FROM created, unnest($7::text[]) WITH ORDINALITY AS e(event, n)${keep('$9::bigint')}
-    )${c ? c.notify('created') : ''}
-    SELECT 1 AS version, last_sequence FROM created${c ? ' LEFT JOIN notified ON true' : ''}`;
+    )
+    SELECT 1 AS version, last_sequence FROM created`;
   const update = `WITH updated AS (
       UPDATE ${S}.tasks
       SET context_id = $3, state = $4, status_key = $5, task = $6, version = version + 1,
@@ -87,8 +86,8 @@ export function taskStatements(S: string, maxEvents: number | undefined, channel
       DELETE FROM ${S}.task_events WHERE task_id = $1 AND sequence <= (SELECT last_sequence - $9::bigint FROM updated)
     )`
         : ''
-    }${c ? c.notify('updated') : ''}
-    SELECT version, last_sequence FROM updated${c ? ' LEFT JOIN notified ON true' : ''}`;
+    }
+    SELECT version, last_sequence FROM updated`;
   return {
     create,
     update,
@@ -102,9 +101,9 @@ export function taskStatements(S: string, maxEvents: number | undefined, channel
   };
 }
 
-/** The lease and notification parts of a replica's commit, its parameters numbered from `n` (see {@link clusterParameters}). */
+/** The lease parts of a replica's commit, its parameters numbered from `n` (see {@link clusterParameters}). */
 function leaseSql(n: number) {
-  const [holder, epoch, claim, ttl, channel] = [`$${n}::text`, `$${n + 1}::integer`, `$${n + 2}::boolean`, `$${n + 3}::double precision`, `$${n + 4}::text`];
+  const [holder, epoch, claim, ttl] = [`$${n}::text`, `$${n + 1}::integer`, `$${n + 2}::boolean`, `$${n + 3}::double precision`];
   const running = `$4 IN ${RUNNING_STATE_LIST}`;
   const expiry = `now() + ${ttl} * interval '1 millisecond'`;
   return {
@@ -114,9 +113,5 @@ function leaseSql(n: number) {
           lease_epoch = CASE WHEN NOT ${running} THEN NULL WHEN ${claim} THEN version + 1 ELSE lease_epoch END,
           lease_expires_at = CASE WHEN NOT ${running} THEN NULL WHEN ${holder} IS NOT NULL THEN ${expiry} ELSE lease_expires_at END`,
     held: `(${claim} OR ${epoch} IS NULL OR (lease_holder = ${holder} AND lease_epoch = ${epoch}))`,
-    // Ids too long for a notification (8000 bytes) are not announced: their watchers find the commit by the periodic catch-up.
-    notify: (from: string) => `, notified AS (
-      SELECT pg_notify(${channel}, r.last_sequence || ' ' || $1) FROM ${from} r WHERE octet_length($1) < 7000
-    )`,
   };
 }

@@ -9,6 +9,7 @@ import {
   type CommitRequest,
   type CommitResult,
   type ListTasksResponse,
+  type Logger,
   type StoredEvent,
   type Task,
   type TaskQuery,
@@ -18,6 +19,7 @@ import {
 } from '@taskwire/core';
 import type pg from 'pg';
 import { eventsChannel } from './cluster/names.js';
+import { CommitNotifier } from './cluster/notifier.js';
 import type { Connection, PostgresConnectionOptions } from './connection.js';
 import { databaseError, lookupable, storable } from './database-errors.js';
 import { openMigrated } from './migrate.js';
@@ -55,8 +57,8 @@ export class PostgresTaskStore implements TaskStore {
   private readonly removals = new RemovalListeners();
   private sql: TaskStatements;
   private readonly maxEvents: number | undefined;
-  /** Set once replicas share the tables: the channel every commit is announced on. */
-  private channel: string | undefined;
+  /** Set once replicas share the tables: what announces every commit to them. */
+  private notifier: CommitNotifier | undefined;
 
   private constructor(
     private readonly connection: Connection,
@@ -82,14 +84,15 @@ export class PostgresTaskStore implements TaskStore {
 
   /**
    * Makes every later commit keep its task's lease (see `CommitRequest.lease`)
-   * and announce itself on the schema's commit channel (LISTEN/NOTIFY:
-   * only the task id and its last sequence): what several replicas on
-   * these tables need. `createPostgresCoordinator({ store })` calls it.
+   * and, once it resolved, announce itself on the schema's commit channel
+   * (LISTEN/NOTIFY: only the task id and its last sequence; see
+   * `CommitNotifier`): what several replicas on these tables need.
+   * `createPostgresCoordinator({ store })` calls it.
    */
-  shareCommits(): void {
-    if (this.channel !== undefined) return;
-    this.channel = eventsChannel(this.connection.schema);
-    this.sql = taskStatements(this.connection.qualified, this.maxEvents, this.channel);
+  shareCommits(logger?: Logger): void {
+    if (this.notifier !== undefined) return;
+    this.notifier = new CommitNotifier(this.connection.pool, eventsChannel(this.connection.schema), logger);
+    this.sql = taskStatements(this.connection.qualified, this.maxEvents, true);
   }
 
   /** The pool the store queries (yours, or the one it opened). */
@@ -127,7 +130,7 @@ export class PostgresTaskStore implements TaskStore {
     const creating = request.expectedVersion === 0;
     values.push(creating ? (request.trace === undefined ? null : storable(request.trace, 'traceparent')) : request.expectedVersion);
     if (this.maxEvents !== undefined) values.push(this.maxEvents);
-    if (this.channel !== undefined) values.push(...clusterParameters(request.lease, this.channel));
+    if (this.notifier !== undefined) values.push(...clusterParameters(request.lease));
     const { rows } = await this.query<{ version: number; last_sequence: string }>(
       creating ? this.sql.create : this.sql.update,
       values,
@@ -137,6 +140,7 @@ export class PostgresTaskStore implements TaskStore {
     const row = rows[0];
     if (row === undefined) throw await this.refusal(request);
     const lastSequence = Number(row.last_sequence);
+    this.notifier?.announce(id, lastSequence);
     return { version: row.version, firstSequence: lastSequence - request.events.length + 1, lastSequence };
   }
 
@@ -206,6 +210,7 @@ export class PostgresTaskStore implements TaskStore {
     this.closed = true;
     this.closing ??= (async () => {
       await this.retention.stop();
+      await this.notifier?.idle();
       if (this.connection.owned) await this.connection.pool.end();
     })();
     return this.closing;

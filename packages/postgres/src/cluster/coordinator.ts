@@ -97,7 +97,7 @@ export class PostgresCoordinator implements TaskCoordinator {
     const connection = { pool: store.pool, schema: store.schema, qualified: quoteSchema(store.schema) };
     // The listener's own connection, made as the pool makes its connections.
     const client = store.pool.options as pg.ClientConfig;
-    store.shareCommits();
+    store.shareCommits(options.logger);
     // A random process key names the replica; on the rare clash with a live one, draw again.
     for (let attempt = 0; attempt < 5; attempt++) {
       const coordinator = new PostgresCoordinator(connection, randomProcessKey(), options, options.logger);
