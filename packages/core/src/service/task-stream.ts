@@ -141,6 +141,9 @@ export async function subscribeToTask(engine: TaskEngine, record: TaskRecord, op
   const upToDate = after !== undefined && after >= lastSequence;
   if (until === 'turn' && upToDate && isInterrupted(task.status.state)) return (async function* () {})();
   const subscription = engine.hub.subscribe(task.id, lastSequence);
+  // A commit between reading `record` and subscribing reached no reader: unless the in-memory record of a
+  // running task shows none happened, the first read goes to the store's log (a last event is never lost).
+  if (engine.peek(task.id)?.lastSequence !== lastSequence) subscription.catchUp();
   const head = upToDate ? [] : [{ sequence: lastSequence, response: { task: options.snapshot(task) } }];
   return followTask(engine, subscription, { ...follow, head });
 }
