@@ -72,10 +72,14 @@ export class TaskEngine {
     return this.lastIso;
   }
 
-  /** Reads a stored task, from the active cache when it is running (a held-back task is not stored yet: undefined). */
+  /**
+   * Reads a stored task, from the active cache when it is running (a held-back task is not stored yet: undefined).
+   * With several processes on the store, a stored task is always read from the store: another process may have
+   * changed it (canceled it, say) before this one heard of it.
+   */
   async get(taskId: string): Promise<TaskRecord | undefined> {
     const known = this.active.get(taskId);
-    if (known !== undefined) return known.version > 0 ? known : undefined;
+    if (known !== undefined && (known.version === 0 || this.leases === undefined)) return known.version > 0 ? known : undefined;
     return this.store.get(taskId);
   }
 
