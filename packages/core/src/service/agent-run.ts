@@ -159,6 +159,8 @@ export class AgentRunner {
     try {
       await this.engine.apply(task.id, this.toLifecycle(current.task, build.status(state, say)));
     } catch (finishError) {
+      // A refused transition: the task was ended meanwhile (canceled from another process), nothing left to settle.
+      if (finishError instanceof TransitionFailure) return;
       this.logger?.error({ taskId: task.id, error: String(finishError) }, 'could not settle task after its run');
       // A store failure (not a lost lease or a refused transition: the task moved on elsewhere) would leave waiters hanging.
       if (!(finishError instanceof LeaseLostError) && !(finishError instanceof TransitionFailure)) this.engine.settleFailed(task.id, finishError);

@@ -2,7 +2,7 @@ import { A2AError } from '../errors.js';
 import type { LifecycleEvent, TransitionError } from '../lifecycle/index.js';
 import { reduce } from '../lifecycle/index.js';
 import type { Message, StreamResponse, Task } from '../schema/index.js';
-import { isSettled } from '../schema/index.js';
+import { isSettled, isTerminal } from '../schema/index.js';
 import type { StoredEvent, TaskRecord, TaskStore } from '../store/task-store.js';
 import { copyWith, deepFreeze } from '../store/clone.js';
 import { VersionConflictError } from '../store/task-store.js';
@@ -205,7 +205,11 @@ export class TaskEngine {
         if (!current) throw new A2AError('TaskNotFound', `Task ${taskId} no longer exists`, { taskId });
         const stamped = this.stamp(event);
         const result = reduce(current.task, stamped);
-        if (!result.ok) throw new TransitionFailure(result.error);
+        if (!result.ok) {
+          // Ended meanwhile by another process (a cancel): whoever waits for the task learns of it now.
+          if (this.outcomes.waiting && isTerminal(current.task.status.state)) this.outcomes.settle(taskId, { record: current });
+          throw new TransitionFailure(result.error);
+        }
         if (result.duplicate) return { record: current, duplicate: true };
         const wire = this.wireEvent(result.task, stamped);
         if (current.version === 0) {
