@@ -140,7 +140,8 @@ export class PostgresTaskStore implements TaskStore {
     const row = rows[0];
     if (row === undefined) throw await this.refusal(request);
     const lastSequence = Number(row.last_sequence);
-    this.notifier?.announce(id, lastSequence);
+    // A task's first commit wakes nobody: no one can have followed an id that did not exist (a blocking echo announces nothing).
+    if (!creating) this.notifier?.announce(id, lastSequence);
     return { version: row.version, firstSequence: lastSequence - request.events.length + 1, lastSequence };
   }
 
