@@ -1,49 +1,131 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import ts from 'typescript';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningAgent } from '../examples/reference-agent/src/serve-all.js';
+import { serveAll } from '../examples/reference-agent/src/serve-all.js';
+import type { Example, ReadmeExamples } from './readme-examples/blocks.js';
+import { examplesOf } from './readme-examples/blocks.js';
+import { installPackages } from './readme-examples/install.js';
+import type { PortSwap, Running } from './readme-examples/run.js';
+import { runToEnd, start, typeCheck, whenReady } from './readme-examples/run.js';
 
 // Every ```ts block of the root README and of each package's README is
-// type-checked against the packages' sources, as a user would write it.
+// type-checked and run as a user would: an ES module in an app whose
+// node_modules holds the packages as packed for npm (see install.ts), with
+// Node, not against the TypeScript sources. See blocks.ts for the comments
+// that say what a block needs to run (an agent to talk to, a database).
 const root = join(import.meta.dirname, '..');
-const readmes = [
+const app = join(root, '.readme-examples', 'app');
+/** Third-party packages the examples import, and the types they use. */
+const EXTRA = ['@types/node', '@types/ws', '@types/express', '@types/pg', 'express', 'fastify', '@trpc/client', 'ws', '@opentelemetry/api'];
+/** The push-secret keys the postgres README's example reads (32 random bytes each, base64). */
+const PUSH_KEYS = { PUSH_KEY_2026_11: randomBytes(32).toString('base64'), PUSH_KEY_2026_05: randomBytes(32).toString('base64') };
+const database = process.env.TASKWIRE_TEST_DATABASE_URL;
+const inCi = process.env.CI === 'true';
+
+const readmes: ReadmeExamples[] = [
   'README.md',
-  ...['packages', 'examples'].flatMap((dir) =>
-    readdirSync(join(root, dir)).map((name) => `${dir}/${name}/README.md`),
-  ),
-].filter((path) => existsSync(join(root, path)));
+  ...['packages', 'examples'].flatMap((dir) => readdirSync(join(root, dir)).map((name) => `${dir}/${name}/README.md`)),
+]
+  .filter((path) => existsSync(join(root, path)))
+  .map((path) => examplesOf(path, readFileSync(join(root, path), 'utf8')))
+  .filter((readme) => readme.examples.length > 0);
 
-// Each example is written inside the package whose README it is (the root
-// README's into bench/, which depends on every package), so imports resolve
-// as they would for a user of that package.
-const homeOf = (readme: string) => join(root, readme === 'README.md' ? 'bench' : readme.replace(/\/README\.md$/, ''));
-const outDirs = readmes.map((readme) => join(homeOf(readme), '.readme-examples'));
-afterAll(() => {
-  for (const dir of outDirs) rmSync(dir, { recursive: true, force: true });
-});
+/** The port each README's examples run on, in place of the one they are written with (8080, or the agent's). */
+const ports = new Map<string, PortSwap>();
+let agent: RunningAgent | undefined;
+let databases: { create(): Promise<string>; close(): Promise<void> } | undefined;
 
-function blocks(markdown: string): string[] {
-  return [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
-describe('README examples type-check', () => {
+/** Fresh databases on the test server (`TASKWIRE_TEST_DATABASE_URL`), dropped at the end. */
+function databaseMaker(url: string) {
+  const { Pool } = createRequire(join(root, 'packages/postgres/package.json'))('pg') as typeof import('pg');
+  const pool = new Pool({ connectionString: url, max: 1 });
+  const made: string[] = [];
+  return {
+    async create() {
+      const name = `tw_readme_${made.length}_${process.pid}`;
+      await pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await pool.query(`CREATE DATABASE ${name}`);
+      made.push(name);
+      const at = new URL(url);
+      at.pathname = `/${name}`;
+      return at.toString();
+    },
+    async close() {
+      for (const name of made) await pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await pool.end();
+    },
+  };
+}
+
+beforeAll(async () => {
+  installPackages(root, app, EXTRA);
+  if (readmes.some((r) => r.agentPort !== undefined)) {
+    agent = await serveAll({ host: '127.0.0.1', port: 0, grpcPort: 0, store: { kind: 'memory' }, apiKey: undefined, drainGraceMs: 0 });
+  }
   for (const readme of readmes) {
-    const code = blocks(readFileSync(join(root, readme), 'utf8'));
-    if (code.length === 0) continue;
-    it(`${readme}: ${code.length} example(s)`, () => {
-      const dir = join(homeOf(readme), '.readme-examples');
-      mkdirSync(dir, { recursive: true });
-      const files = code.map((source, i) => {
-        const file = join(dir, `example-${i}.ts`);
-        writeFileSync(file, `${source}\nexport {};\n`);
-        return file;
-      });
-      const configFile = ts.readConfigFile(join(root, 'tsconfig.base.json'), ts.sys.readFile);
-      const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, root);
-      const program = ts.createProgram(files, { ...parsed.options, noEmit: true, module: ts.ModuleKind.NodeNext });
-      const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file && files.includes(d.file.fileName));
-      const text = diagnostics.map((d) => `${d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-      expect(text).toEqual([]);
-    });
+    const to = readme.agentPort !== undefined ? Number(new URL(agent!.baseUrl).port) : await freePort();
+    ports.set(readme.readme, { from: readme.agentPort ?? 8080, to });
+  }
+  if (database) databases = databaseMaker(database);
+}, 300_000);
+afterAll(async () => {
+  await agent?.close();
+  await databases?.close();
+});
+
+describe('README examples', () => {
+  it('type-check against the packed packages, as ES modules with moduleResolution NodeNext', () => {
+    expect(typeCheck(app, readmes.flatMap((r) => r.examples), ports)).toEqual([]);
+  }, 120_000);
+
+  for (const readme of readmes) {
+    it(`${readme.readme}: its ${readme.examples.length} example(s) run with Node`, async () => {
+      const env: Record<string, string> = { ...PUSH_KEYS };
+      let server: Running | undefined;
+      const stop = async () => {
+        server?.child.kill('SIGKILL');
+        await server?.exited;
+        server = undefined;
+      };
+      try {
+        for (const example of readme.examples) {
+          if (example.needsDatabase) {
+            if (!databases) {
+              if (inCi) throw new Error(`${notRun(example)}: TASKWIRE_TEST_DATABASE_URL is not set (.ci/run starts a database)`);
+              console.warn(`${notRun(example)}: it needs PostgreSQL; start one with "bash scripts/start-postgres.sh" and set TASKWIRE_TEST_DATABASE_URL`);
+              continue;
+            }
+            env.DATABASE_URL ??= await databases.create();
+          }
+          const running = start(app, example, ports, env);
+          if (example.serves === undefined) {
+            await runToEnd(running, example, 60_000);
+            continue;
+          }
+          await stop();
+          server = running;
+          await whenReady(running, example);
+        }
+      } finally {
+        await stop();
+      }
+    }, 120_000);
   }
 });
+
+function notRun(example: Example): string {
+  return `${example.readme} example ${example.index + 1} did not run`;
+}

@@ -26,3 +26,5 @@ export async function quickstart(): Promise<string> {
     await service.close();
   }
 }
+
+console.log(await quickstart()); // You said: hello

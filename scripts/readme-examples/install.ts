@@ -1,0 +1,83 @@
+// An app that uses the publishable packages as npm users get them: each
+// package is built when its build is older than its sources, packed with
+// pnpm (the tarball npm would publish), and unpacked into the app's
+// node_modules. Their third-party dependencies, and those the examples
+// import, are linked from the workspace's install (the lockfile's versions),
+// so no registry is needed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const PNPM = ['-y', 'pnpm@10.34.9'];
+
+/** A publishable package of the workspace. */
+interface Publishable {
+  readonly dir: string;
+  readonly name: string;
+  readonly deps: readonly string[];
+}
+
+function publishable(root: string): Publishable[] {
+  return readdirSync(join(root, 'packages'))
+    .map((folder) => join(root, 'packages', folder))
+    .filter((dir) => existsSync(join(dir, 'package.json')))
+    .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
+    .filter(({ pkg }) => pkg.private !== true)
+    .map(({ dir, pkg }) => ({ dir, name: pkg.name, deps: Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }) }));
+}
+
+/** The newest modification time under `dir` (0 when it does not exist). */
+function newest(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((latest, entry) => Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs), 0);
+}
+
+function run(command: string, args: string[], cwd: string): void {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', shell: process.platform === 'win32' });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${result.stdout}${result.stderr}`);
+}
+
+/** Where the workspace installed `name`: the first node_modules (root, packages, examples) that has it. */
+function installed(root: string, name: string): string | undefined {
+  const homes = [root, ...['packages', 'examples'].flatMap((d) => readdirSync(join(root, d)).map((f) => join(root, d, f)))];
+  for (const home of homes) {
+    const dir = join(home, 'node_modules', name);
+    if (existsSync(join(dir, 'package.json'))) return realpathSync(dir);
+  }
+  return undefined;
+}
+
+/**
+ * Prepares `app` (emptied first): package.json with `"type": "module"`, the
+ * packed packages and the third-party packages they and the examples need
+ * (`extra`) in node_modules. Resolves with the packages' names.
+ */
+export function installPackages(root: string, app: string, extra: readonly string[]): string[] {
+  const packages = publishable(root);
+  const stale = packages.filter((p) => newest(join(p.dir, 'dist')) < newest(join(p.dir, 'src')));
+  if (stale.length > 0) run('npx', [...PNPM, ...stale.flatMap((p) => ['--filter', p.name]), 'build'], root);
+
+  rmSync(app, { recursive: true, force: true });
+  const tarballs = join(app, '.tarballs');
+  mkdirSync(tarballs, { recursive: true });
+  writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'readme-examples', private: true, type: 'module' }, null, 2)}\n`);
+  run('npx', [...PNPM, '-r', ...packages.flatMap((p) => ['--filter', p.name]), 'pack', '--pack-destination', tarballs], root);
+  for (const p of packages) {
+    const tarball = join(tarballs, `${p.name.slice(1).replace('/', '-')}-${JSON.parse(readFileSync(join(p.dir, 'package.json'), 'utf8')).version}.tgz`);
+    const into = join(app, 'node_modules', p.name);
+    mkdirSync(into, { recursive: true });
+    run('tar', ['-xzf', tarball, '-C', into, '--strip-components=1'], app);
+  }
+  const ours = new Set(packages.map((p) => p.name));
+  const wanted = new Set([...packages.flatMap((p) => p.deps), ...extra].filter((name) => !ours.has(name)));
+  for (const name of wanted) {
+    const from = installed(root, name);
+    if (!from) throw new Error(`${name} is not installed in the workspace: add it to a package's devDependencies`);
+    const to = join(app, 'node_modules', name);
+    mkdirSync(dirname(to), { recursive: true });
+    symlinkSync(from, to, 'junction');
+  }
+  return packages.map((p) => p.name);
+}
