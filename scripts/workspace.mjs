@@ -28,7 +28,13 @@ export function needsInstall() {
   return statSync(`${root}pnpm-lock.yaml`).mtimeMs > statSync(marker).mtimeMs;
 }
 
-/** Installs the workspace's dependencies when {@link needsInstall} says so (frozen lockfile under CI). */
+/**
+ * Installs the workspace's dependencies when {@link needsInstall} says so
+ * (frozen lockfile under CI), saying so in one line: pnpm itself reports
+ * only warnings and errors.
+ */
 export function installIfNeeded() {
-  if (needsInstall()) pnpm(['install', ...(process.env.CI ? ['--frozen-lockfile'] : [])]);
+  if (!needsInstall()) return;
+  process.stdout.write(`Installing the workspace's dependencies (${PNPM})…\n`);
+  pnpm(['install', '--loglevel=warn', ...(process.env.CI ? ['--frozen-lockfile'] : [])]);
 }
