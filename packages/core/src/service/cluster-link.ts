@@ -1,4 +1,4 @@
-import { isTerminal } from '../schema/index.js';
+import { isSettled, isTerminal } from '../schema/index.js';
 import type { AgentRunner, Logger } from './agent-run.js';
 import type { TaskCoordinator } from './coordination.js';
 import { LeaseLostError } from './coordination.js';
@@ -21,9 +21,33 @@ export function sharedLeases(coordinator: TaskCoordinator | undefined): TaskLeas
  *   aborts the run's signal, as a cancel made here would;
  * - a lease found lost aborts its run (its writes are refused anyway);
  * - a task whose process stopped, once this process has taken its lease
- *   over, fails with {@link PROCESS_STOPPED}.
+ *   over, runs again when the coordinator allows re-runs and this is not
+ *   one too many (`runs` tracks it), and fails with {@link PROCESS_STOPPED}
+ *   otherwise.
  */
-export function linkCoordinator(coordinator: TaskCoordinator, leases: TaskLeases, engine: TaskEngine, runner: AgentRunner, logger: Logger | undefined): void {
+export function linkCoordinator(
+  coordinator: TaskCoordinator,
+  leases: TaskLeases,
+  engine: TaskEngine,
+  runner: AgentRunner,
+  runs: Set<Promise<void>>,
+  logger: Logger | undefined,
+): void {
+  /** Runs the agent again on a task taken over at `epoch`, from its last user message; false when there is nothing to run. */
+  const rerun = async (taskId: string, epoch: number): Promise<boolean> => {
+    const record = await engine.get(taskId);
+    const users = (record?.task.history ?? []).filter((m) => m.role === 'ROLE_USER');
+    const message = users.at(-1);
+    if (!record || !message || isSettled(record.task.status.state) || runner.isRunning(taskId)) return false;
+    leases.claimed(taskId, epoch);
+    engine.activate(record);
+    // The caller's principal is not stored: the agent runs with none.
+    const started = runner.start({ task: record.task, message, referencedTasks: [], principal: undefined, isContinuation: users.length > 1 });
+    runs.add(started);
+    void started.then(() => runs.delete(started));
+    logger?.warn({ taskId }, 'Taskwire: running the agent again on a task whose process stopped');
+    return true;
+  };
   leases.bind({
     changed(taskId, lastSequence) {
       engine.refresh(taskId, lastSequence).then(
@@ -40,7 +64,8 @@ export function linkCoordinator(coordinator: TaskCoordinator, leases: TaskLeases
     },
   });
   coordinator.attach({
-    async settleOrphan(taskId, epoch) {
+    async settleOrphan(taskId, epoch, takeovers) {
+      if (takeovers <= (coordinator.rerunOrphans ?? 0) && (await rerun(taskId, epoch))) return;
       leases.claimed(taskId, epoch);
       try {
         await runner.failAbandoned([taskId], PROCESS_STOPPED);

@@ -40,13 +40,15 @@ export class LeaseLostError extends Error {
 export interface CoordinatorHost {
   /**
    * Settles a task whose lease this process has just taken over because
-   * its holder stopped (the lease expired, or the holder's process is gone):
-   * the service fails it with an agent message saying the agent's process
-   * stopped, committing under the lease `{ holder: processId, epoch }`.
-   * Resolves when done; rejections are logged by the coordinator and the
-   * task is found again by a later sweep.
+   * its holder stopped (the lease expired, or the holder's process is gone),
+   * for the `takeovers`-th time: the service runs its agent again when the
+   * coordinator allows that many re-runs (`rerunOrphans`), and otherwise
+   * fails it with an agent message saying the agent's process stopped,
+   * committing under the lease `{ holder: processId, epoch }`. Resolves when
+   * done (a re-run, once started); rejections are logged by the coordinator
+   * and the task is found again by a later sweep.
    */
-  settleOrphan(taskId: string, epoch: number): Promise<void>;
+  settleOrphan(taskId: string, epoch: number, takeovers: number): Promise<void>;
 }
 
 /**
@@ -84,6 +86,13 @@ export interface TaskCoordinator {
   readonly processId: string;
   /** How long a lease lasts without renewal, in ms. */
   readonly leaseTtlMs: number;
+  /**
+   * How many times a task whose process stopped is run again (its agent
+   * called anew with the task's last user message) before it fails instead.
+   * Unset or 0: never, unless asked for: a re-run may repeat what the agent
+   * already did (sent an email, charged a card).
+   */
+  readonly rerunOrphans?: number;
   watch(taskId: string, onCommit: (lastSequence: number) => void): () => void;
   hold(taskId: string, epoch: number, onLost: () => void): () => void;
   attach(host: CoordinatorHost): void;
@@ -104,6 +113,7 @@ export function createInProcessCoordinator(): TaskCoordinator {
     shared: false,
     processId: 'local',
     leaseTtlMs: Infinity,
+    rerunOrphans: 0,
     watch: () => nothing,
     hold: () => nothing,
     attach: nothing,

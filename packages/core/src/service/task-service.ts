@@ -49,7 +49,7 @@ export class TaskService implements A2AHandlers {
     const leases = sharedLeases(options.coordinator);
     this.engine = new TaskEngine(measuredStore(options.store, this.telemetry), options.now, leases, options.logger);
     this.runner = new AgentRunner(this.engine, options.agent, newId, options.logger, this.observer);
-    if (leases) linkCoordinator(options.coordinator!, leases, this.engine, this.runner, options.logger);
+    if (leases) linkCoordinator(options.coordinator!, leases, this.engine, this.runner, this.runs, options.logger);
     const host = { tasks: options.store, hub: this.engine.hub, newId, visible: this.visible.bind(this), logger: options.logger };
     this.push = pushSupported(options.card, options.push) ? new PushConfigMethods(options.push, host) : undefined;
     if (options.push && !this.push) options.logger?.warn({}, 'Taskwire: the push option is ignored because the card does not set capabilities.pushNotifications: true');

@@ -151,6 +151,30 @@ describePostgres('several TaskServices on one schema (replicas in one process, r
     expect(row.rows[0].lease_holder).toBeNull();
   });
 
+  it('opt-in: a task whose replica stopped runs again on another, at most rerunOrphans times, then fails', async () => {
+    const rerunning = await openTestReplica(db, schema, { agent, leaseTtlMs: 1_000, rerunOrphans: 1 });
+    replicas.push(rerunning);
+    const S = quoteSchema(schema);
+    const orphan = async (id: string, takenOverBefore: number) => {
+      const task: Task = { id, contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history: [user('steps 1')] };
+      await rerunning.store.commit({ task, expectedVersion: 0, owner: '', events: [{ task }] });
+      await db.pool.query(`UPDATE ${S}.tasks SET lease_holder = '4242', lease_epoch = 1, lease_expires_at = now() + interval '1 hour', lease_takeovers = $2 WHERE id = $1`, [
+        id,
+        takenOverBefore,
+      ]);
+    };
+    await orphan('rerun-once', 0);
+    await orphan('rerun-again', 1);
+    const followed = collect(await rerunning.service.stream('SubscribeToTask', { id: 'rerun-once' }));
+    expect((await rerunning.service.recover()).sort()).toEqual(['rerun-again', 'rerun-once']);
+    seen.gates.open(1);
+    const events = await followed;
+    expect(stateOf(events.at(-1)!.response)).toBe('TASK_STATE_COMPLETED');
+    const again = await rerunning.service.unary('GetTask', { id: 'rerun-again' });
+    expect(again.status.state).toBe('TASK_STATE_FAILED');
+    expect(again.status.message?.parts).toEqual([{ text: PROCESS_STOPPED }]);
+  });
+
   it('a draining replica refuses new messages with a retryable error, lets a run finish within the grace period and ends its streams', async () => {
     const [a, b] = replicas as [Replica, Replica];
     const task = await send(a, user('steps 2'), true);

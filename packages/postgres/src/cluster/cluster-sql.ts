@@ -65,7 +65,7 @@ export function clusterStatements(S: string): ClusterStatements {
       UPDATE ${S}.tasks t
       SET lease_holder = $1, lease_epoch = t.version, lease_expires_at = ${expiry('$2')}, lease_takeovers = t.lease_takeovers + 1
       FROM orphans o WHERE t.id = o.id
-      RETURNING t.id, t.lease_epoch`,
+      RETURNING t.id, t.lease_epoch, t.lease_takeovers`,
     expireOwn: `UPDATE ${S}.tasks SET lease_expires_at = now() WHERE lease_holder = $1 AND state IN ${RUNNING_STATE_LIST}`,
   };
 }

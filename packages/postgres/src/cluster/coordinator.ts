@@ -31,6 +31,13 @@ export interface PostgresCoordinatorOptions {
   readonly leaseTtlMs?: number;
   /** How often watched tasks are re-read, so a lost notification only delays (default 1 s). */
   readonly catchUpIntervalMs?: number;
+  /**
+   * How many times a task whose replica stopped is run again on another
+   * (its agent called anew with the task's last user message) before it
+   * fails instead. Default 0: never, since a re-run may repeat what the
+   * agent already did.
+   */
+  readonly rerunOrphans?: number;
   /** Told about lost connections, lost leases and failed sweeps. */
   readonly logger?: Logger;
 }
@@ -68,6 +75,7 @@ export class PostgresCoordinator implements TaskCoordinator {
   readonly shared = true;
   readonly processId: string;
   readonly leaseTtlMs: number;
+  readonly rerunOrphans: number;
   private readonly sql: ClusterStatements;
   private readonly watchers = new Map<string, Set<(lastSequence: number) => void>>();
   private readonly pending = new Map<string, number>();
@@ -87,6 +95,8 @@ export class PostgresCoordinator implements TaskCoordinator {
   ) {
     this.processId = String(processKey);
     this.leaseTtlMs = interval(options.leaseTtlMs, DEFAULT_LEASE_TTL_MS, 'leaseTtlMs');
+    this.rerunOrphans = options.rerunOrphans ?? 0;
+    if (!Number.isInteger(this.rerunOrphans) || this.rerunOrphans < 0) throw new RangeError(`rerunOrphans must be a whole number, 0 or more (got ${this.rerunOrphans})`);
     this.sql = clusterStatements(connection.qualified);
   }
 
@@ -235,12 +245,12 @@ export class PostgresCoordinator implements TaskCoordinator {
     const trustLocks = startup || (since !== undefined && Date.now() - since >= LIVENESS_GRACE_MS);
     const settled: string[] = [];
     for (;;) {
-      const { rows } = await this.connection.pool.query<{ id: string; lease_epoch: number }>(
+      const { rows } = await this.connection.pool.query<{ id: string; lease_epoch: number; lease_takeovers: number }>(
         prepared(this.sql.takeOver, [this.processId, this.leaseTtlMs, startup, trustLocks, livenessClass(this.connection.schema), TAKE_OVER_BATCH, [...this.holds.keys()]]),
       );
       await Promise.all(
-        rows.map(({ id, lease_epoch }) =>
-          host.settleOrphan(id, lease_epoch).then(
+        rows.map(({ id, lease_epoch, lease_takeovers }) =>
+          host.settleOrphan(id, lease_epoch, lease_takeovers).then(
             () => void settled.push(id),
             (error: unknown) => this.logger?.warn({ taskId: id, error: String(error) }, 'Taskwire postgres: could not settle a task whose replica stopped; a later sweep tries again'),
           ),

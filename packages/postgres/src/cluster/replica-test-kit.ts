@@ -21,6 +21,7 @@ export interface TestReplicaOptions {
   readonly agent: Agent;
   readonly card?: AgentCard;
   readonly leaseTtlMs?: number;
+  readonly rerunOrphans?: number;
   /** Push notifications through webhooks on 127.0.0.1, with this claim time to live. */
   readonly push?: { readonly claimTtlMs: number };
 }
@@ -28,7 +29,11 @@ export interface TestReplicaOptions {
 /** Opens a replica on `schema` of `db`, as a process of a cluster would (in this process, with its own objects). */
 export async function openTestReplica(db: TestDatabase, schema: string, options: TestReplicaOptions): Promise<TestReplica> {
   const store = await createPostgresTaskStore({ pool: db.pool, schema });
-  const coordinator = await createPostgresCoordinator({ store, ...(options.leaseTtlMs !== undefined && { leaseTtlMs: options.leaseTtlMs }) });
+  const coordinator = await createPostgresCoordinator({
+    store,
+    ...(options.leaseTtlMs !== undefined && { leaseTtlMs: options.leaseTtlMs }),
+    ...(options.rerunOrphans !== undefined && { rerunOrphans: options.rerunOrphans }),
+  });
   const push = options.push && {
     configs: await createPostgresPushConfigStore({ pool: db.pool, schema }),
     delivery: webhookDelivery({ allow: ['127.0.0.1'], claimTtlMs: options.push.claimTtlMs }),
