@@ -49,6 +49,22 @@ export class DeliveryClaims {
     if (sweep) this.every(sweepMs, async () => (await sweep()).forEach(({ taskId, configId }) => this.onBehind(taskId, configId)));
   }
 
+  /**
+   * Runs `drain` under the config's claim: `'taken'` (nothing run) while
+   * another process holds it (it delivers the events meanwhile); else,
+   * after releasing it, `'behind'` when events came meanwhile that another
+   * process committed and left to this one (drain again), `'done'` otherwise.
+   */
+  async drain(taskId: string, configId: string, drain: () => Promise<void>): Promise<'taken' | 'behind' | 'done'> {
+    if (!(await this.take(taskId, configId))) return 'taken';
+    try {
+      await drain();
+    } finally {
+      await this.release(taskId, configId);
+    }
+    return (await this.stillBehind(taskId, configId)) ? 'behind' : 'done';
+  }
+
   /** Takes the claim on a config; false while another process holds it (it delivers the events meanwhile). */
   async take(taskId: string, configId: string): Promise<boolean> {
     if (!this.shared) return true;

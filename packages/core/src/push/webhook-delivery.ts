@@ -36,12 +36,7 @@ export interface WebhookDeliveryOptions {
   readonly userAgent?: string;
   /** Told about dead letters (warn) and unexpected errors (error). */
   readonly logger?: Logger;
-  /**
-   * With a push config store several processes share (one with `claim`):
-   * how long this delivery's claim on a config lasts unless renewed
-   * (default 15 s): the bound on how late the events of a process that
-   * stopped mid-delivery are taken over by another one.
-   */
+  /** With a store several processes share (it has `claim`): how long a claim on a config lasts unrenewed (default 15 s), so how late another process takes over from one that stopped. */
   readonly claimTtlMs?: number;
   /**
    * Where attempt, failure and dead-letter counts go
@@ -232,16 +227,9 @@ export class WebhookDelivery implements PushDelivery {
         try {
           while (worker.again && !this.closed) {
             worker.again = false;
-            // On a shared store, one process at a time delivers a config: the one holding its claim.
-            const claims = this.claims!;
-            if (!(await claims.take(taskId, configId))) break;
-            try {
-              await this.drain(taskId, configId);
-            } finally {
-              await claims.release(taskId, configId);
-            }
-            // Another process that committed meanwhile found the claim taken: look again now that it is free.
-            if (await claims.stillBehind(taskId, configId)) worker.again = true;
+            const outcome = await this.claims!.drain(taskId, configId, () => this.drain(taskId, configId));
+            if (outcome === 'taken') break;
+            if (outcome === 'behind') worker.again = true;
           }
         } finally {
           this.workers.delete(key);
