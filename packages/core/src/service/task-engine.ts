@@ -4,7 +4,7 @@ import { reduce } from '../lifecycle/index.js';
 import type { Message, StreamResponse, Task } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
 import type { StoredEvent, TaskRecord, TaskStore } from '../store/task-store.js';
-import { copyWith, deepFreeze } from '../store/clone.js';
+import { deepFreeze } from '../store/clone.js';
 import { VersionConflictError } from '../store/task-store.js';
 import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -12,6 +12,7 @@ import type { Logger } from './agent-run.js';
 import type { TaskLeases } from './task-leases.js';
 import type { TaskOutcome } from './task-outcomes.js';
 import { TaskOutcomes } from './task-outcomes.js';
+import { logEntryOf, StatusClock } from './status-clock.js';
 
 /** The reducer refused an event; `error` says why. */
 export class TransitionFailure extends Error {
@@ -47,29 +48,23 @@ export class TaskEngine {
   private readonly lock = new KeyedLock();
   private readonly active = new Map<string, TaskRecord>();
   private readonly outcomes = new TaskOutcomes();
-  private lastMs = NaN;
-  private lastIso = '';
+  private readonly clock: StatusClock;
 
   /** `now` is the clock (default: the system clock, formatted once per millisecond). */
   constructor(
     readonly store: TaskStore,
-    private readonly now?: () => Date,
+    now?: () => Date,
     /** With several processes on the store: the leases of the runs here (commits claim and carry them). */
     private readonly leases?: TaskLeases,
     logger?: Logger,
   ) {
     this.hub = new EventHub(store, leases?.coordinator, logger);
+    this.clock = new StatusClock(now);
   }
 
   /** The current ISO timestamp. */
   timestamp(): string {
-    if (this.now) return this.now().toISOString();
-    const ms = Date.now();
-    if (ms !== this.lastMs) {
-      this.lastMs = ms;
-      this.lastIso = new Date(ms).toISOString();
-    }
-    return this.lastIso;
+    return this.clock.timestamp();
   }
 
   /**
@@ -203,7 +198,7 @@ export class TaskEngine {
       for (let attempt = 0; ; attempt++) {
         const current = this.active.get(taskId) ?? (await this.store.get(taskId));
         if (!current) throw new A2AError('TaskNotFound', `Task ${taskId} no longer exists`, { taskId });
-        const stamped = this.stamp(event);
+        const stamped = this.clock.stamp(event);
         const result = reduce(current.task, stamped);
         if (!result.ok) {
           // Ended meanwhile by another process (a cancel): whoever waits for the task learns of it now.
@@ -211,7 +206,7 @@ export class TaskEngine {
           throw new TransitionFailure(result.error);
         }
         if (result.duplicate) return { record: current, duplicate: true };
-        const wire = this.wireEvent(result.task, stamped);
+        const wire = logEntryOf(result.task, stamped);
         if (current.version === 0) {
           // A held-back task: stored now, with this first event, in one commit.
           this.outcomes.claim(taskId);
@@ -294,22 +289,6 @@ export class TaskEngine {
     this.outcomes.created(taskId, { record });
     if (this.outcomes.waiting && isSettled(task.status.state)) this.outcomes.settle(taskId, { record });
     return record;
-  }
-
-  private stamp(event: LifecycleEvent): LifecycleEvent {
-    if ('statusUpdate' in event && !event.statusUpdate.status.timestamp) {
-      const status = copyWith(event.statusUpdate.status, { timestamp: this.timestamp() });
-      return { statusUpdate: copyWith(event.statusUpdate, { status }) };
-    }
-    if ('message' in event && !event.timestamp) return { message: event.message, timestamp: this.timestamp() };
-    return event;
-  }
-
-  /** The log entry of an event: updates as they are; a continuing message as the resubmitted status. */
-  private wireEvent(task: Task, event: LifecycleEvent): StreamResponse {
-    // An update event already has the stream response's shape ({statusUpdate} / {artifactUpdate}): log it as it is.
-    if ('statusUpdate' in event || 'artifactUpdate' in event) return event;
-    return { statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } };
   }
 
   private publish(taskId: string, events: readonly StreamResponse[], firstSequence: number): void {

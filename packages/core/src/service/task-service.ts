@@ -6,9 +6,9 @@ import { measuredStore } from '../observability/store-metrics.js';
 import type { Telemetry } from '../observability/telemetry.js';
 import { resolveTelemetry } from '../observability/telemetry.js';
 import { PushConfigMethods, pushNotSupported, pushSupported } from '../push/push-configs.js';
-import type { AgentCard, Message, SendMessageRequest, Task } from '../schema/index.js';
+import type { AgentCard, SendMessageRequest, Task } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
-import { projectTask } from '../store/list-tasks.js';
+import { answerTask } from '../store/list-tasks.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { AgentRunner } from './agent-run.js';
 import { linkCoordinator, sharedLeases } from './cluster-link.js';
@@ -17,7 +17,7 @@ import { ownerOf } from './call-context.js';
 import { TaskEngine, TransitionFailure } from './task-engine.js';
 import { DEFAULT_NEW_TASK_WINDOW_MS, TaskIntake } from './task-intake.js';
 import type { StreamEvent } from './task-stream.js';
-import { followTask, subscribeToTask } from './task-stream.js';
+import { answered, followTask, subscribeToTask } from './task-stream.js';
 import { randomId } from './random-id.js';
 import type { A2AHandlers, TaskServiceOptions } from './service-options.js';
 import { parseParams } from './service-options.js';
@@ -283,10 +283,7 @@ export class TaskService implements A2AHandlers {
   }
 
   private project(task: Task, historyLength?: number): Task {
-    const n = historyLength ?? this.options.defaultHistoryLength;
-    // Nothing to cut: the (immutable) task itself, not a copy of it.
-    if (Object.isFrozen(task) && (task.history === undefined || (n !== 0 && (n === undefined || n >= task.history.length)))) return task;
-    return projectTask(task, { historyLength: n, includeArtifacts: true });
+    return answerTask(task, historyLength ?? this.options.defaultHistoryLength);
   }
 
   private requireStreaming(): void {
@@ -299,9 +296,4 @@ export class TaskService implements A2AHandlers {
     if (!this.push) throw pushNotSupported();
     return this.push;
   }
-}
-
-/** The stream of an agent that answered with a message: that one message (sequence 0: there is no task log), then the end. */
-async function* answered(message: Message): AsyncGenerator<StreamEvent> {
-  yield { sequence: 0, response: { message } };
 }

@@ -1,5 +1,5 @@
 import { A2AError } from '../errors.js';
-import type { StreamResponse, Task, TaskState } from '../schema/index.js';
+import type { Message, StreamResponse, Task, TaskState } from '../schema/index.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { isInterrupted, isSettled, isTerminal } from '../schema/index.js';
 import type { Subscription } from './event-hub.js';
@@ -151,4 +151,9 @@ export async function subscribeToTask(engine: TaskEngine, record: TaskRecord, op
 function endsTurn(event: StreamResponse): boolean {
   const state = stateOf(event);
   return state !== undefined && isSettled(state);
+}
+
+/** The stream of an agent that answered with a message: that one message (sequence 0: there is no task log), then the end. */
+export async function* answered(message: Message): AsyncGenerator<StreamEvent> {
+  yield { sequence: 0, response: { message } };
 }

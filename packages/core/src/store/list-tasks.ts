@@ -15,6 +15,17 @@ export interface TaskProjection {
 }
 
 /**
+ * A task as an answer shows it: its whole history, or the last
+ * `historyLength` messages (0: none), artifacts included. A frozen (stored)
+ * task with nothing to cut is returned itself, not a copy.
+ */
+export function answerTask(task: Task, historyLength: number | undefined): Task {
+  const n = historyLength;
+  if (Object.isFrozen(task) && (task.history === undefined || (n !== 0 && (n === undefined || n >= task.history.length)))) return task;
+  return projectTask(task, { historyLength: n, includeArtifacts: true });
+}
+
+/**
  * Returns a new task object shaped by `projection`; `task` is not modified.
  * The copy is shallow: nested objects (messages, artifacts) are shared with
  * `task`, so clone the result before handing it to code that may mutate it.
