@@ -21,22 +21,10 @@
  *   (after `npx -y pnpm@10.34.9 -r --filter "./packages/**" build`: it measures the built
  *   packages; add --conditions=@taskwire/source to measure the TypeScript sources instead)
  */
-import { parseArgs } from 'node:util';
 import type { Run, ServerProcess } from './http-load.js';
-import { checkEcho, load, median, once, requestBody, sseData, startServer } from './http-load.js';
+import { checkEcho, load, median, once, requestBody, sseData, startServer, benchOptions } from './http-load.js';
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '32' },
-    warmup: { type: 'string', default: '2' },
-  },
-});
-const ROUNDS = Number(values.rounds);
-const DURATION = Number(values.duration);
-const CONNECTIONS = Number(values.connections);
-const WARMUP = Number(values.warmup);
+const { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, warmup: WARMUP } = benchOptions();
 
 const ECHO = requestBody('SendMessage', 'echo hi');
 const SLOW = requestBody('SendStreamingMessage', 'slow 100 0');

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { JSON_RPC_PATH } from './http-servers.js';
@@ -95,4 +96,26 @@ export function sseData(text: string): unknown[] {
     .map((block) => block.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()))
     .filter((data) => data.length > 0)
     .map((data) => JSON.parse(data.join('\n')) as unknown);
+}
+
+/** The options of an HTTP load benchmark, as numbers. */
+export interface BenchOptions {
+  readonly rounds: number;
+  readonly duration: number;
+  readonly connections: number;
+  readonly warmup: number;
+}
+
+/**
+ * Reads `--rounds`, `--duration` (s), `--connections` and `--warmup` (s) from
+ * the command line; unset ones take `defaults` (then 3 rounds of 5 s, 32
+ * connections, 2 s of warm-up). Unknown options are an error.
+ */
+export function benchOptions(defaults: Partial<BenchOptions> = {}): BenchOptions {
+  const d = { rounds: 3, duration: 5, connections: 32, warmup: 2, ...defaults };
+  const option = (value: number) => ({ type: 'string' as const, default: String(value) });
+  const { values } = parseArgs({
+    options: { rounds: option(d.rounds), duration: option(d.duration), connections: option(d.connections), warmup: option(d.warmup) },
+  });
+  return { rounds: Number(values.rounds), duration: Number(values.duration), connections: Number(values.connections), warmup: Number(values.warmup) };
 }

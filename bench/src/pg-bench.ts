@@ -17,26 +17,14 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { migrate } from '@taskwire/postgres';
 import pg from 'pg';
-import { checkEcho, load, median, once, requestBody } from './http-load.js';
+import { checkEcho, load, median, once, requestBody, benchOptions } from './http-load.js';
 import { startBenchCluster } from './pg-cluster.js';
 import { JSON_RPC_PATH, ROUND_TRIPS_PATH } from './pg-servers.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '32' },
-    warmup: { type: 'string', default: '2' },
-  },
-});
-const ROUNDS = Number(values.rounds);
-const DURATION = Number(values.duration);
-const CONNECTIONS = Number(values.connections);
-const WARMUP = Number(values.warmup);
+const { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, warmup: WARMUP } = benchOptions();
 const ECHO = requestBody('SendMessage', 'echo hi');
 const SERVERS = fileURLToPath(new URL('./pg-servers.ts', import.meta.url));
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

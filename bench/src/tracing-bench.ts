@@ -17,24 +17,12 @@
  *   cd bench && npx -y pnpm@10.34.9 exec tsx src/tracing-bench.ts [--rounds 6] [--duration 5] [--connections 32]
  *   (built packages, as the other benchmarks; add --conditions=@taskwire/source after tsx for the sources)
  */
-import { parseArgs } from 'node:util';
 import { callTraceOf, createMemoryTaskStore, HEADER_GETTER, startServerCall, TaskService } from '@taskwire/core';
 import { referenceAgent } from '@taskwire/reference-agent';
 import type { Run, ServerProcess } from './http-load.js';
-import { checkEcho, load, median, once, requestBody, startServer } from './http-load.js';
+import { checkEcho, load, median, once, requestBody, startServer, benchOptions } from './http-load.js';
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '6' },
-    duration: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '32' },
-    warmup: { type: 'string', default: '3' },
-  },
-});
-const ROUNDS = Number(values.rounds);
-const DURATION = Number(values.duration);
-const CONNECTIONS = Number(values.connections);
-const WARMUP = Number(values.warmup);
+const { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, warmup: WARMUP } = benchOptions({ rounds: 6, warmup: 3 });
 const ECHO = requestBody('SendMessage', 'echo hi');
 const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
