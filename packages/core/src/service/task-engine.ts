@@ -9,7 +9,7 @@ import { VersionConflictError } from '../store/task-store.js';
 import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
 import type { Logger } from './agent-run.js';
-import type { TaskLeases } from './task-leases.js';
+import type { RunLease, TaskLeases } from './task-leases.js';
 import type { TaskOutcome } from './task-outcomes.js';
 import { TaskOutcomes } from './task-outcomes.js';
 import { logEntryOf, StatusClock } from './status-clock.js';
@@ -191,10 +191,13 @@ export class TaskEngine {
    * status or artifact update event object becomes the log entry itself
    * (frozen by the memory store): do not reuse it. With
    * `activate`, a task the event changed is kept in memory from this commit
-   * on (see {@link create}).
+   * on (see {@link create}). `run` is the lease of the agent run emitting
+   * the event (its commits are fenced by its own epoch; a held-back task's
+   * first commit sets it); without it, the lease held here now, if any.
    */
-  apply(taskId: string, event: LifecycleEvent, activate = false): Promise<Applied> {
+  apply(taskId: string, event: LifecycleEvent, activate = false, run?: RunLease): Promise<Applied> {
     return this.lock.run(taskId, async () => {
+      const epoch = run === undefined || this.leases === undefined ? undefined : (run.epoch ??= this.leases.epochOf(taskId));
       for (let attempt = 0; ; attempt++) {
         const current = this.active.get(taskId) ?? (await this.store.get(taskId));
         if (!current) throw new A2AError('TaskNotFound', `Task ${taskId} no longer exists`, { taskId });
@@ -210,7 +213,7 @@ export class TaskEngine {
         if (current.version === 0) {
           // A held-back task: stored now, with this first event, in one commit.
           this.outcomes.claim(taskId);
-          return { record: await this.commitNew(current, result.task, [{ task: current.task }, wire]), duplicate: false };
+          return { record: await this.commitNew(current, result.task, [{ task: current.task }, wire], run), duplicate: false };
         }
         try {
           const committed = await this.store.commit({
@@ -218,7 +221,7 @@ export class TaskEngine {
             expectedVersion: current.version,
             owner: current.owner,
             events: [wire],
-            lease: this.leases?.condition(taskId, activate),
+            lease: this.leases?.condition(taskId, activate, epoch),
           });
           if (activate && this.leases) this.leases.claimed(taskId, committed.version);
           const record: TaskRecord = {
@@ -263,21 +266,31 @@ export class TaskEngine {
     this.active.set(record.task.id, record);
   }
 
-  /** Drops a task from the in-memory cache (a held-back task is dropped unstored: its waiters fail). */
-  deactivate(taskId: string): void {
+  /** The epoch of the lease this process holds on `taskId` now (with several processes on the store), if any. */
+  leaseEpoch(taskId: string): number | undefined {
+    return this.leases?.epochOf(taskId);
+  }
+
+  /**
+   * Drops a task from the in-memory cache when its current run ended (a
+   * held-back task is dropped unstored: its waiters fail) and releases that
+   * run's lease (`epoch`: a newer run's lease is never released).
+   */
+  deactivate(taskId: string, epoch?: number): void {
     const known = this.active.get(taskId);
     this.active.delete(taskId);
-    this.leases?.release(taskId);
+    this.leases?.release(taskId, epoch);
     if (known?.version === 0) this.outcomes.failed(taskId, new A2AError('Internal', `Task ${taskId} ended before it was stored`, { taskId }));
   }
 
   /** Stores a held-back task (read as `held`) as `task`, its log starting with `events`; its waiters learn the outcome. */
-  private async commitNew(held: TaskRecord, task: Task, events: StreamResponse[]): Promise<TaskRecord> {
+  private async commitNew(held: TaskRecord, task: Task, events: StreamResponse[], run?: RunLease): Promise<TaskRecord> {
     const taskId = task.id;
     let result;
     try {
       result = await this.store.commit({ task, expectedVersion: 0, owner: held.owner, events, trace: held.trace, lease: this.leases?.condition(taskId, true) });
       this.leases?.claimed(taskId, result.version);
+      if (run && this.leases) run.epoch = result.version;
     } catch (error) {
       this.active.delete(taskId);
       this.outcomes.failed(taskId, error);

@@ -263,6 +263,7 @@ export class TaskService implements A2AHandlers {
    */
   async drain(graceMs: number): Promise<void> {
     this.intake.draining = true;
+    this.options.coordinator?.drain?.();
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([this.idle(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]).finally(() => clearTimeout(timer));
     this.engine.hub.closeAll();

@@ -138,9 +138,9 @@ describePostgres('several TaskServices on one schema (replicas in one process, r
     const [, b] = replicas as [Replica, Replica];
     const S = quoteSchema(schema);
     const task: Task = { id: 'orphan-1', contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history: [user('steps 9')] };
-    // Written by a replica whose process is gone: its lease holder holds no liveness lock.
+    // Written by a replica whose process is gone: its lease expired.
     await b.store.commit({ task, expectedVersion: 0, owner: '', events: [{ task }] });
-    await db.pool.query(`UPDATE ${S}.tasks SET lease_holder = '4242', lease_epoch = 1, lease_expires_at = now() + interval '1 hour' WHERE id = $1`, [task.id]);
+    await db.pool.query(`UPDATE ${S}.tasks SET lease_holder = '4242', lease_epoch = 1, lease_expires_at = now() - interval '1 second' WHERE id = $1`, [task.id]);
     const followed = collect(await b.service.stream('SubscribeToTask', { id: task.id }));
     expect(await b.service.recover()).toEqual([task.id]);
     const events = await followed;
@@ -158,7 +158,7 @@ describePostgres('several TaskServices on one schema (replicas in one process, r
     const orphan = async (id: string, takenOverBefore: number) => {
       const task: Task = { id, contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history: [user('steps 1')] };
       await rerunning.store.commit({ task, expectedVersion: 0, owner: '', events: [{ task }] });
-      await db.pool.query(`UPDATE ${S}.tasks SET lease_holder = '4242', lease_epoch = 1, lease_expires_at = now() + interval '1 hour', lease_takeovers = $2 WHERE id = $1`, [
+      await db.pool.query(`UPDATE ${S}.tasks SET lease_holder = '4242', lease_epoch = 1, lease_expires_at = now() - interval '1 second', lease_takeovers = $2 WHERE id = $1`, [
         id,
         takenOverBefore,
       ]);
