@@ -10,6 +10,7 @@ import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
 import type { Logger } from './agent-run.js';
 import type { RunLease, TaskLeases } from './task-leases.js';
+import { pause, retryable, RUN_COMMIT_RETRY_MS, type RetryingRun, type UnknownCommit } from './commit-retry.js';
 import type { TaskOutcome } from './task-outcomes.js';
 import { TaskOutcomes } from './task-outcomes.js';
 import { logEntryOf, StatusClock } from './status-clock.js';
@@ -57,6 +58,8 @@ export class TaskEngine {
     /** With several processes on the store: the leases of the runs here (commits claim and carry them). */
     private readonly leases?: TaskLeases,
     logger?: Logger,
+    /** How long a run's commit is retried while the store is unreachable (see `TaskServiceOptions.storeRetryMs`). */
+    private readonly retryMs = RUN_COMMIT_RETRY_MS,
   ) {
     this.hub = new EventHub(store, leases?.coordinator, logger);
     this.clock = new StatusClock(now);
@@ -195,10 +198,12 @@ export class TaskEngine {
    * the event (its commits are fenced by its own epoch; a held-back task's
    * first commit sets it); without it, the lease held here now, if any.
    */
-  apply(taskId: string, event: LifecycleEvent, activate = false, run?: RunLease): Promise<Applied> {
+  apply(taskId: string, event: LifecycleEvent, activate = false, run?: RunLease & RetryingRun): Promise<Applied> {
     return this.lock.run(taskId, async () => {
       const epoch = run === undefined || this.leases === undefined ? undefined : (run.epoch ??= this.leases.epochOf(taskId));
-      for (let attempt = 0; ; attempt++) {
+      let unknown: UnknownCommit | undefined;
+      let retryUntil: number | undefined;
+      for (let attempt = 0, retries = 0; ; ) {
         const current = this.active.get(taskId) ?? (await this.store.get(taskId));
         if (!current) throw new A2AError('TaskNotFound', `Task ${taskId} no longer exists`, { taskId });
         const stamped = this.clock.stamp(event);
@@ -224,23 +229,43 @@ export class TaskEngine {
             lease: this.leases?.condition(taskId, activate, epoch),
           });
           if (activate && this.leases) this.leases.claimed(taskId, committed.version);
-          const record: TaskRecord = {
-            task: result.task,
-            owner: current.owner,
-            version: committed.version,
-            lastSequence: committed.lastSequence,
-            trace: current.trace,
-          };
-          if (activate || this.active.has(taskId)) this.active.set(taskId, record);
-          this.publish(taskId, [wire], committed.firstSequence);
-          if (this.outcomes.waiting && isSettled(record.task.status.state)) this.outcomes.settle(taskId, { record });
-          return { record, duplicate: false };
+          const record: TaskRecord = { task: result.task, owner: current.owner, version: committed.version, lastSequence: committed.lastSequence, trace: current.trace };
+          return { record: this.accepted(taskId, record, wire, committed.firstSequence, activate), duplicate: false };
         } catch (error) {
-          if (!(error instanceof VersionConflictError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+          if (unknown !== undefined && error instanceof VersionConflictError) {
+            // An earlier attempt whose connection died may have landed after all: then it is this event's commit.
+            const landed = await this.landed(taskId, unknown);
+            if (landed) return { record: this.accepted(taskId, landed.record, landed.entry, unknown.lastSequence + 1, activate), duplicate: false };
+          }
+          // A run's commit outlives a short outage of its store (a dropped connection, a database restart): it is
+          // retried, on the same version, until it lands, the run is stopped (its lease lost) or the time is up.
+          retryUntil ??= Date.now() + (this.leases ? this.leases.coordinator.leaseTtlMs : this.retryMs);
+          if (run !== undefined && retryable(error) && !run.aborted && Date.now() < retryUntil) {
+            unknown ??= { lastSequence: current.lastSequence, entry: JSON.stringify(wire) };
+            await pause(retries++);
+            continue;
+          }
+          if (!(error instanceof VersionConflictError) || ++attempt > MAX_CONFLICT_RETRIES) throw error;
           this.active.delete(taskId);
         }
       }
     });
+  }
+
+  /** A committed event: the record becomes the active one (when `activate` or already active), subscribers and waiters hear of it. */
+  private accepted(taskId: string, record: TaskRecord, wire: StreamResponse, firstSequence: number, activate: boolean): TaskRecord {
+    if (activate || this.active.has(taskId)) this.active.set(taskId, record);
+    this.publish(taskId, [wire], firstSequence);
+    if (this.outcomes.waiting && isSettled(record.task.status.state)) this.outcomes.settle(taskId, { record });
+    return record;
+  }
+
+  /** The stored record and log entry when the commit `unknown` describes did land; undefined otherwise. */
+  private async landed(taskId: string, unknown: UnknownCommit): Promise<{ record: TaskRecord; entry: StreamResponse } | undefined> {
+    const [next] = await this.store.readEvents(taskId, unknown.lastSequence, 1);
+    if (next === undefined || JSON.stringify(next.event) !== unknown.entry) return undefined;
+    const record = await this.store.get(taskId);
+    return record && { record, entry: next.event };
   }
 
   /**
