@@ -203,8 +203,20 @@ export class TaskEngine {
       const epoch = run === undefined || this.leases === undefined ? undefined : (run.epoch ??= this.leases.epochOf(taskId));
       let unknown: UnknownCommit | undefined;
       let retryUntil: number | undefined;
+      /** A run's reads and commits outlive a short outage of its store (a dropped connection, a database restart): retried until the run stops or the time is up. */
+      const mayRetry = (error: unknown): boolean => {
+        retryUntil ??= Date.now() + (this.leases ? this.leases.coordinator.leaseTtlMs : this.retryMs);
+        return run !== undefined && retryable(error) && !run.aborted && Date.now() < retryUntil;
+      };
       for (let attempt = 0, retries = 0; ; ) {
-        const current = this.active.get(taskId) ?? (await this.store.get(taskId));
+        let current: TaskRecord | undefined;
+        try {
+          current = this.active.get(taskId) ?? (await this.store.get(taskId));
+        } catch (error) {
+          if (!mayRetry(error)) throw error;
+          await pause(retries++);
+          continue;
+        }
         if (!current) throw new A2AError('TaskNotFound', `Task ${taskId} no longer exists`, { taskId });
         const stamped = this.clock.stamp(event);
         const result = reduce(current.task, stamped);
@@ -234,13 +246,18 @@ export class TaskEngine {
         } catch (error) {
           if (unknown !== undefined && error instanceof VersionConflictError) {
             // An earlier attempt whose connection died may have landed after all: then it is this event's commit.
-            const landed = await this.landed(taskId, unknown);
+            const landed = await this.landed(taskId, unknown).catch((readError: unknown) => {
+              if (!mayRetry(readError)) throw readError;
+              return 'unknown' as const;
+            });
+            if (landed === 'unknown') {
+              await pause(retries++);
+              continue;
+            }
             if (landed) return { record: this.accepted(taskId, landed.record, landed.entry, unknown.lastSequence + 1, activate), duplicate: false };
           }
-          // A run's commit outlives a short outage of its store (a dropped connection, a database restart): it is
-          // retried, on the same version, until it lands, the run is stopped (its lease lost) or the time is up.
-          retryUntil ??= Date.now() + (this.leases ? this.leases.coordinator.leaseTtlMs : this.retryMs);
-          if (run !== undefined && retryable(error) && !run.aborted && Date.now() < retryUntil) {
+          // Retried on the same version: if the lost attempt landed after all, the conflict above finds it.
+          if (mayRetry(error)) {
             unknown ??= { lastSequence: current.lastSequence, entry: JSON.stringify(wire) };
             await pause(retries++);
             continue;

@@ -44,8 +44,9 @@ export interface PostgresCoordinatorOptions {
    * How often the LISTEN connection is pinged (default 2 s); a ping not
    * answered within `pingTimeoutMs` (default 3 s) means the path to the
    * database went silent (a half-open connection): the connection is
-   * replaced, and so are the idle connections of the store's pool and the
-   * coordinator's own. Both also set the TCP keep-alive delay.
+   * replaced, and so are the connections of the store's pool and the
+   * coordinator's own (a statement in flight fails at once, retryably).
+   * The interval also sets the TCP keep-alive delay.
    */
   readonly pingIntervalMs?: number;
   /** See {@link pingIntervalMs}. */
@@ -131,8 +132,9 @@ export class PostgresCoordinator implements TaskCoordinator {
         this.jobs.trigger('renewal');
       },
       onSilent: () => {
-        const replaced = this.background.connections.destroy(true) + this.storeConnections.destroy(false);
-        this.logger?.warn({ replaced }, 'Taskwire postgres: the database stopped answering on the LISTEN connection; its idle connections are replaced');
+        // Statements in flight on a silent path would wait for their read timeout: they fail now, retryably (a run's commit is retried).
+        const replaced = this.background.connections.destroy(true) + this.storeConnections.destroy(true);
+        this.logger?.warn({ replaced }, 'Taskwire postgres: the database stopped answering on the LISTEN connection; every connection to it is replaced');
       },
       logger,
     });
@@ -151,7 +153,7 @@ export class PostgresCoordinator implements TaskCoordinator {
     }
     const { jobs, leaseTtlMs } = coordinator;
     jobs.every('catch-up', catchUp, () => coordinator.catchUp(), MAX_BACKOFF_MS);
-    jobs.every('renewal', leaseTtlMs / 3, () => coordinator.leases.renew(coordinator.background.pool, coordinator.sql.renew));
+    jobs.every('renewal', leaseTtlMs / 3, () => coordinator.leases.renew(coordinator.background.pool, coordinator.sql.renew), leaseTtlMs / 6);
     // Not a database call: a replica that could not renew stops its runs on time, whatever its connections do.
     jobs.every('lease check', Math.min(1_000, leaseTtlMs / 10), async () => void coordinator.leases.giveUpStale());
     return coordinator;
