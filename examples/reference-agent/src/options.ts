@@ -15,11 +15,11 @@ export interface AgentOptions {
     | { kind: 'postgres'; url: string; schema: string; migrate: boolean; leaseTtlMs: number | undefined };
   readonly apiKey: string | undefined;
   /** The base URL clients reach the agent at (a load balancer's); the card's HTTP and WebSocket interfaces point there. */
-  readonly publicUrl: string | undefined;
+  readonly publicUrl?: string | undefined;
   /** The `host:port` clients reach gRPC at (a load balancer's); the card's gRPC interface points there. */
-  readonly publicGrpcUrl: string | undefined;
+  readonly publicGrpcUrl?: string | undefined;
   /** Build the card's URLs from the proxy's `Forwarded` / `X-Forwarded-Proto` / `X-Forwarded-Host` headers. */
-  readonly trustProxy: boolean;
+  readonly trustProxy?: boolean;
   /** On SIGTERM, how long running agents may go on before their tasks fail (SIGINT stops them at once). */
   readonly drainGraceMs: number;
 }

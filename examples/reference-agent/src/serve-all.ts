@@ -84,7 +84,7 @@ export async function serveAll(options: AgentOptions, logger?: Logger): Promise<
   }).catch(listening('--grpc-port', options.grpcPort));
   opened.push(() => grpc.close(1_000));
   // Behind a balancer, this process's own gRPC address would take clients past it: list gRPC only where it is public.
-  const behindProxy = options.publicUrl !== undefined || options.trustProxy;
+  const behindProxy = options.publicUrl !== undefined || options.trustProxy === true;
   const grpcInterfaces = options.publicGrpcUrl !== undefined || !behindProxy ? [grpcInterface(grpc.publicUrl)] : [];
   const http = await serveA2A({
     service,
@@ -99,7 +99,7 @@ export async function serveAll(options: AgentOptions, logger?: Logger): Promise<
     health: true,
     // Every interface under the public base URL (--public-url, a trusted proxy's report, else this process's own).
     ...(options.publicUrl !== undefined && { publicUrl: options.publicUrl }),
-    trustProxy: options.trustProxy,
+    trustProxy: options.trustProxy ?? false,
     card: (baseUrl) => ({ ...card, supportedInterfaces: [...httpInterfaces(baseUrl), ...grpcInterfaces, wsInterface(wsUrlOf(baseUrl))] }),
   }).catch(listening('--port', options.port));
   const wsUrl = wsUrlOf(http.url);

@@ -149,6 +149,9 @@ describePostgres('3 replicas behind nginx (round-robin, no sticky sessions): one
     it("points every interface at nginx, whether read through nginx (its X-Forwarded-* headers) or from a replica itself (--public-url)", async () => {
       for (let i = 0; i < 3; i++) expect(await interfaces(`${balancer.url}/.well-known/agent-card.json`)).toEqual(at(balancer.url));
       for (const replica of cluster().replicas) expect(await interfaces(replica.urls.card)).toEqual(at(`http://localhost:${ports.http}`));
+      // v0.3 clients (@a2a-js/sdk) read `url`: nginx's JSON-RPC endpoint too.
+      const card = await (await fetch(`${balancer.url}/.well-known/agent-card.json`)).json();
+      expect(card.url).toBe(`${balancer.url}/a2a/jsonrpc`);
     }, 60_000);
 
     it('a client that reads it talks to nginx, and its stream survives the kill -9 of the replica serving it: every event once, in order, to the end', async () => {
