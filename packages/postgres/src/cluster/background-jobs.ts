@@ -55,9 +55,9 @@ export class BackgroundJobs {
   }
 
   private start(job: Job): void {
-    if (job.busy || this.stopped) return;
     clearTimeout(job.retry);
     job.retry = undefined;
+    if (job.busy || this.stopped) return;
     job.busy = true;
     let outcome: Promise<void>;
     try {
@@ -73,12 +73,13 @@ export class BackgroundJobs {
         },
         (error: unknown) => {
           job.failures++;
+          if (!this.stopped) {
+            job.retry = setTimeout(() => this.start(job), Math.min(FIRST_RETRY_MS * 2 ** (job.failures - 1), job.maxBackoffMs));
+            job.retry.unref();
+          }
           if (job.failures === 1) {
             this.logger?.warn({ job: job.kind, error: String(error) }, `Taskwire postgres: the cluster ${job.kind} failed; it is retried with backoff (logged again once it works)`);
           }
-          if (this.stopped) return;
-          job.retry = setTimeout(() => this.start(job), Math.min(FIRST_RETRY_MS * 2 ** (job.failures - 1), job.maxBackoffMs));
-          job.retry.unref();
         },
       )
       // Even a logger that throws must not end the process.
