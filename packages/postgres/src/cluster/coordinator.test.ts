@@ -140,6 +140,25 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     await until(() => host.settled.some(([id]) => id === 'of-a-live-replica'), 'the sweep');
   });
 
+  it('a new run (a claim) starts the count of take-overs again; an interrupted task keeps its run\'s lease, a terminal one releases it', async () => {
+    const c = await coordinator();
+    await task('t', 'TASK_STATE_INPUT_REQUIRED', { holder: c.processId, expiresInMs: 60_000, epoch: 3 });
+    await db.pool.query(`UPDATE ${S}.tasks SET lease_takeovers = 2 WHERE id = 't'`);
+    const stored = { id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' as const } };
+    const lease = { holder: c.processId, ttlMs: 60_000 };
+    await store.commit({ task: stored, expectedVersion: 3, owner: '', events: [], lease: { kind: 'claim', ...lease } });
+    const after = (await db.pool.query(`SELECT lease_epoch, lease_takeovers FROM ${S}.tasks WHERE id = 't'`)).rows[0];
+    expect(after).toEqual({ lease_epoch: 4, lease_takeovers: 0 });
+    const asking = { ...stored, status: { state: 'TASK_STATE_AUTH_REQUIRED' as const } };
+    await store.commit({ task: asking, expectedVersion: 4, owner: '', events: [], lease: { kind: 'hold', epoch: 4, ...lease } });
+    expect(await leaseOf('t')).toMatchObject({ lease_holder: c.processId, lease_epoch: 4 });
+    // The same run goes on by itself (a credential obtained out of band): its hold is still good.
+    await store.commit({ task: stored, expectedVersion: 5, owner: '', events: [], lease: { kind: 'hold', epoch: 4, ...lease } });
+    const done = { ...stored, status: { state: 'TASK_STATE_COMPLETED' as const } };
+    await store.commit({ task: done, expectedVersion: 6, owner: '', events: [], lease: { kind: 'hold', epoch: 4, ...lease } });
+    expect(await leaseOf('t')).toMatchObject({ lease_holder: null, lease_epoch: null });
+  });
+
   it('takes nothing over once draining', async () => {
     const c = await coordinator();
     const host = recordingHost();
@@ -170,7 +189,8 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     await c.close();
     await c.close();
     expect((await leaseOf('left')).live).toBe(false);
-    const sessions = await db.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1`, [`%${c.processId}`]);
-    expect(sessions.rows[0].n).toBe(0);
+    // The server ends a backend a moment after its client hung up.
+    const sessions = async () => (await db.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1`, [`%${c.processId}`])).rows[0].n as number;
+    await until(async () => (await sessions()) === 0, 'the sessions to end');
   });
 });
