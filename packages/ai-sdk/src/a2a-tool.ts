@@ -83,14 +83,14 @@ export function a2aTool(options: A2AToolOptions): Tool<A2AToolInput, A2AToolOutp
       };
       let task: Task | undefined;
       try {
-        for await (const event of client.stream('SendStreamingMessage', { message: request }, { signal: abortSignal })) {
+        for await (const event of untilAborted(client.stream('SendStreamingMessage', { message: request }, { signal: abortSignal }), abortSignal)) {
           const response = event.response;
           if ('message' in response) {
             yield taskOutput(undefined, response.message);
             return;
           }
           task = applyResponse(task, response) ?? task;
-          if (task && options.progress !== false && !isTerminal(task.status.state)) yield { ...taskOutput(task), preliminary: true };
+          if (task && options.progress !== false && !isTerminal(task.status.state)) yield taskOutput(task);
         }
       } catch (error) {
         if (abortSignal?.aborted && task && !isTerminal(task.status.state)) await cancel(client, task.id, options.cancelTimeoutMs ?? 5_000);
@@ -100,6 +100,36 @@ export function a2aTool(options: A2AToolOptions): Tool<A2AToolInput, A2AToolOutp
       yield taskOutput(task);
     },
   });
+}
+
+/**
+ * The events of `source` until `signal` aborts: then the iteration throws the
+ * signal's reason at once, even while a transport still waits for its next
+ * event (the gRPC stream of a quiet task does not end on abort by itself),
+ * and the source is closed in the background.
+ */
+async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(signal!.reason ?? new DOMException('The call was aborted', 'AbortError'));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    while (true) {
+      const next = iterator.next();
+      // A next() still pending when the signal wins settles later: its outcome is not wanted.
+      next.catch(() => undefined);
+      const result = await Promise.race([next, aborted]);
+      if (result.done) return;
+      yield result.value;
+    }
+  } finally {
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    Promise.resolve(iterator.return?.()).catch(() => undefined);
+  }
 }
 
 /** Cancels the remote task; a failure (already settled, unreachable) is left for the task's own state to show. */

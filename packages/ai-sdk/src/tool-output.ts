@@ -22,8 +22,10 @@ export interface A2AToolArtifact {
  * - `text`: the agent's answer: its artifacts' text, else its last message;
  * - `message`: the agent's last status message, if any;
  * - `question`: for `input-required` and `auth-required`, what it asks;
- * - `artifacts`: each artifact's name, text, data and files;
- * - `preliminary`: true on the progress results yielded while the task runs.
+ * - `artifacts`: each artifact's name, text, data and files.
+ *
+ * While the task runs, the tool yields this shape for the task as it
+ * stands (the SDK marks those results preliminary).
  */
 export interface A2AToolOutput {
   readonly state: string;
@@ -33,7 +35,6 @@ export interface A2AToolOutput {
   readonly message?: string;
   readonly question?: string;
   readonly artifacts?: readonly A2AToolArtifact[];
-  readonly preliminary?: boolean;
 }
 
 function artifactOutput(artifact: Artifact): A2AToolArtifact {
