@@ -125,14 +125,14 @@ describe('a2aAgent: an AI SDK agent served over A2A (JSON-RPC)', () => {
     const model = scriptedModel((_prompt, call) => (call === 0 ? [toolCall('book', { seat: '1A' }), finish('tool-calls')] : [...text('never'), finish()]));
     const book = tool({
       inputSchema: z.object({ seat: z.string() }),
-      execute: async () => {
-        throw new Error('the seat is taken');
+      execute: async ({ seat }): Promise<string> => {
+        throw new Error(`the seat ${seat} is taken`);
       },
     });
     const client = await start(new ToolLoopAgent({ model, tools: { book } }));
     const status = lastStatus(await streamed(client));
     expect(status.state).toBe('TASK_STATE_FAILED');
-    expect(status.message?.parts).toEqual([{ text: 'The tool "book" failed: the seat is taken' }]);
+    expect(status.message?.parts).toEqual([{ text: 'The tool "book" failed: the seat 1A is taken' }]);
     expect(model.doStreamCalls).toHaveLength(1);
   });
 
