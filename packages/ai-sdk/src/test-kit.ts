@@ -1,5 +1,5 @@
-// Test helpers (not exported by the package): the AI SDK's mock model with
-// scripted turns, and an agent served on real JSON-RPC and gRPC servers.
+// Test helpers (not exported by the package): the scripted mock model of
+// ./testing.ts, and an agent served on real JSON-RPC and gRPC servers.
 import type { A2AClient, TransportRegistry } from '@taskwire/client';
 import { createClient, DEFAULT_TRANSPORTS } from '@taskwire/client';
 import { grpcTransport } from '@taskwire/client/grpc';
@@ -9,66 +9,8 @@ import type { GrpcServerHandle } from '@taskwire/server-grpc';
 import { grpcInterface, serveGrpc } from '@taskwire/server-grpc';
 import type { A2AServer } from '@taskwire/server-http';
 import { httpInterfaces, serveA2A } from '@taskwire/server-http';
-import { simulateReadableStream } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 
-/** One chunk of a language model's stream (the provider spec's stream part), loosely typed for scripts. */
-export type Chunk = Record<string, unknown> & { type: string };
-/** The prompt the SDK gave the model on one call. */
-export type Prompt = MockLanguageModelV4['doStreamCalls'][number]['prompt'];
-
-export const USAGE = {
-  inputTokens: { total: 11, noCache: 11, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 7, text: 7, reasoning: undefined },
-};
-
-/** Text deltas of one text block. */
-export function text(...deltas: string[]): Chunk[] {
-  return [{ type: 'text-start', id: 't' }, ...deltas.map((delta) => ({ type: 'text-delta', id: 't', delta })), { type: 'text-end', id: 't' }];
-}
-
-/** A reasoning block. */
-export function reasoning(delta: string): Chunk[] {
-  return [{ type: 'reasoning-start', id: 'r' }, { type: 'reasoning-delta', id: 'r', delta }, { type: 'reasoning-end', id: 'r' }];
-}
-
-/** A tool call with `input`. */
-export function toolCall(toolName: string, input: unknown, toolCallId = `call-${toolName}`): Chunk {
-  return { type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) };
-}
-
-/** The end of a model call. */
-export function finish(reason: 'stop' | 'tool-calls' = 'stop'): Chunk {
-  return { type: 'finish', finishReason: { unified: reason, raw: undefined }, usage: USAGE };
-}
-
-/** The last message of a prompt. */
-export function lastOf(prompt: Prompt): Prompt[number] {
-  return prompt[prompt.length - 1]!;
-}
-
-/** The outputs of the tool results in the prompt's last message (a tool message), as JSON values. */
-export function toolOutputs(prompt: Prompt): unknown[] {
-  const last = lastOf(prompt);
-  if (last.role !== 'tool') return [];
-  return last.content.flatMap((part) => (part.type === 'tool-result' ? [(part.output as { value?: unknown }).value] : []));
-}
-
-/**
- * A mock model (`ai/test`) whose every call streams the chunks `script`
- * returns for its prompt and call number (from 0), `delayMs` apart.
- */
-export function scriptedModel(script: (prompt: Prompt, call: number) => Chunk[], delayMs: number | null = null): MockLanguageModelV4 {
-  let calls = 0;
-  return new MockLanguageModelV4({
-    modelId: 'mock-model',
-    // The model takes URLs itself (the SDK would download them otherwise).
-    supportedUrls: { '*/*': [/^https:\/\//] },
-    doStream: async ({ prompt }) => ({
-      stream: simulateReadableStream({ chunks: script(prompt, calls++) as never[], chunkDelayInMs: delayMs, initialDelayInMs: null }),
-    }),
-  });
-}
+export * from './testing.js';
 
 /** A user message with a fresh id. */
 export function userMessage(textOrParts: string | Message['parts'], extra: Partial<Message> = {}): Message {
