@@ -1,9 +1,11 @@
 import type { A2AClient } from '@taskwire/client';
 import type { Part, StreamResponse, Task, TaskArtifactUpdateEvent } from '@taskwire/core';
+import { createMemoryTaskStore } from '@taskwire/core';
 import { tool, ToolLoopAgent } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { a2aAgent } from './a2a-agent.js';
+import { contextTasks } from './context-tasks.js';
 import type { A2AAgentOptions, AiSdkSource } from './a2a-agent.js';
 import { META_KEY } from './shapes.js';
 import type { Served } from './test-kit.js';
@@ -110,6 +112,20 @@ describe('a2aAgent: an AI SDK agent served over A2A (JSON-RPC)', () => {
       ['assistant', JSON.stringify([{ type: 'text', text: 'The capital is Oslo.' }])],
       ['user', JSON.stringify([{ type: 'text', text: 'How many people live there?' }])],
     ]);
+  });
+
+  it('with contextTasks(store), gives the model every earlier task of the contextId', async () => {
+    const model = scriptedModel((_prompt, call) => [...text(`answer ${call}`), finish()]);
+    const store = createMemoryTaskStore();
+    served = await serve(a2aAgent({ model }, { earlierTasks: contextTasks(store) }), testCard('ai'), { store });
+    const client = await served.client('JSONRPC');
+    const first = (await client.sendMessage({ message: userMessage('one') })) as { task: Task };
+    await client.sendMessage({ message: userMessage('two', { contextId: first.task.contextId }) });
+    await client.sendMessage({ message: userMessage('three', { contextId: first.task.contextId }) });
+    await client.sendMessage({ message: userMessage('elsewhere') });
+    const prompt = model.doStreamCalls[2]!.prompt.map((m) => (m.content as { text: string }[]).map((p) => p.text).join(''));
+    expect(prompt).toEqual(['one', 'answer 0', 'two', 'answer 1', 'three']);
+    expect(model.doStreamCalls[3]!.prompt).toHaveLength(1);
   });
 
   it('fails the task with a readable message when the model errors', async () => {

@@ -25,8 +25,8 @@ export interface A2AAgentOptions {
   /**
    * The earlier tasks of the conversation whose messages come before the
    * task's own, oldest first (default: the tasks the message references
-   * with `referenceTaskIds`). To carry a whole `contextId`, list its tasks,
-   * e.g. from your store: `(ctx) => store.list({ owner, contextId: ctx.task.contextId })`.
+   * with `referenceTaskIds`). `contextTasks(store)` carries a whole
+   * `contextId`: every earlier task of the conversation.
    */
   readonly earlierTasks?: (ctx: AgentContext) => Promise<readonly Task[]> | readonly Task[];
   /** The call options of an agent that declares a `callOptionsSchema`, per run. */
@@ -49,7 +49,9 @@ function starter(source: AiSdkSource, options: A2AAgentOptions): Start {
     return (messages, abortSignal, ctx) =>
       source.stream({ messages, abortSignal, ...(options.callOptions && { options: options.callOptions(ctx) }) } as Parameters<AiAgent['stream']>[0]);
   }
-  return async (messages, abortSignal) => streamText({ ...(source as object), messages, abortSignal } as Parameters<typeof streamText>[0]);
+  // The task reports the errors (it fails, saying why): the SDK's default onError would also print them.
+  const quiet = { onError: () => undefined };
+  return async (messages, abortSignal) => streamText({ ...quiet, ...(source as object), messages, abortSignal } as Parameters<typeof streamText>[0]);
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 export { a2aAgent } from './a2a-agent.js';
 export type { A2AAgentOptions, AiSdkSource, StreamTextConfig } from './a2a-agent.js';
+export { contextTasks } from './context-tasks.js';
 export { a2aTool, a2aToolInput } from './a2a-tool.js';
 export type { A2AToolInput, A2AToolOptions, A2ATarget } from './a2a-tool.js';
 export type { A2AToolArtifact, A2AToolOutput } from './tool-output.js';

@@ -117,6 +117,7 @@ for (const binding of BINDINGS) {
       const done = await streamed(client, userMessage('approve', { taskId }));
       expect(lastState(done)).toBe('TASK_STATE_COMPLETED');
       expect((await client.getTask({ id: taskId })).status.message?.parts).toEqual([{ text: 'Remote said: one two three' }]);
+      expect((await remote.store.list({ owner: '' })).tasks).toHaveLength(1);
     });
 
     it('a cancel of the caller\'s task aborts its model and cancels the remote task', async () => {
