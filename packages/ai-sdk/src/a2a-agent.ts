@@ -51,7 +51,7 @@ function starter(source: AiSdkSource, options: A2AAgentOptions): Start {
   }
   // The task reports the errors (it fails, saying why): the SDK's default onError would also print them.
   const quiet = { onError: () => undefined };
-  return async (messages, abortSignal) => streamText({ ...quiet, ...(source as object), messages, abortSignal } as Parameters<typeof streamText>[0]);
+  return async (messages, abortSignal) => streamText({ ...quiet, ...(source as StreamTextConfig), messages, abortSignal } as Parameters<typeof streamText>[0]);
 }
 
 /**
