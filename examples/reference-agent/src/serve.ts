@@ -4,3 +4,4 @@ export type { RunningAgent } from './serve-all.js';
 export { parseOptions, USAGE } from './options.js';
 export type { AgentOptions } from './options.js';
 export { consoleLogger } from './console-logger.js';
+export { optionsOrExit, stopOnSignals, urlLines } from './command-line.js';
