@@ -1,14 +1,14 @@
 import type { Agent, AgentContext, Task, TelemetrySetting } from '@taskwire/core';
-import type { Agent as AiAgent, ModelMessage, StreamTextResult, ToolSet } from 'ai';
+import type { Agent as AiAgent, ModelMessage } from 'ai';
 import { streamText } from 'ai';
 import { conversationOf, modelMessages } from './model-messages.js';
+import type { AnyResult } from './run-turn.js';
 import { errorText, runTurn } from './run-turn.js';
 
 /** A `streamText` configuration without the prompt: the model, tools, instructions, stop conditions ... (the messages come from the task). */
 export type StreamTextConfig = Omit<Parameters<typeof streamText>[0], 'prompt' | 'messages' | 'abortSignal'>;
 
 /** What {@link a2aAgent} serves: an AI SDK agent (`ToolLoopAgent`, or any `Agent` of the SDK) or a `streamText` configuration. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AiSdkSource = AiAgent<any, any, any, any> | StreamTextConfig;
 
 /** Options of {@link a2aAgent}. Every field is optional. */
@@ -37,8 +37,7 @@ export interface A2AAgentOptions {
   readonly telemetry?: TelemetrySetting;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Start = (messages: ModelMessage[], abortSignal: AbortSignal, ctx: AgentContext) => PromiseLike<StreamTextResult<ToolSet, any, any>>;
+type Start = (messages: ModelMessage[], abortSignal: AbortSignal, ctx: AgentContext) => PromiseLike<AnyResult>;
 
 function isAgent(source: AiSdkSource): source is AiAgent {
   return typeof (source as AiAgent).stream === 'function' && typeof (source as AiAgent).version === 'string';

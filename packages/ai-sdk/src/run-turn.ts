@@ -1,11 +1,10 @@
-import type { AgentContext, Struct } from '@taskwire/core';
+import type { AgentContext, Struct, TelemetrySetting } from '@taskwire/core';
 import type { ModelMessage, StreamTextResult, TextStreamPart, ToolSet } from 'ai';
 import { approvalQuestion } from './approvals.js';
 import type { ApprovalRequestData, ProgressData, UsageRecord } from './shapes.js';
 import { dataPart, messageMeta, META_KEY, toJson } from './shapes.js';
 import { TextArtifact } from './text-artifact.js';
 import { recordUsageOnSpan, usageRecord } from './usage.js';
-import type { TelemetrySetting } from '@taskwire/core';
 
 /** What one turn needs besides the agent context and the SDK's result. */
 export interface TurnOptions {
@@ -29,8 +28,8 @@ export function errorText(error: unknown): string {
   }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyResult = StreamTextResult<ToolSet, any, any>;
+/** A `streamText` result of any tools, context and output. */
+export type AnyResult = StreamTextResult<ToolSet, any, any>;
 
 /**
  * Plays one turn of the AI SDK (a `streamText` result) onto the task: text
