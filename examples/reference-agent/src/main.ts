@@ -28,8 +28,15 @@ const storeName =
     : options.store.kind === 'file'
       ? `file store in ${options.store.dir}`
       : `postgres store at ${redactUrl(options.store.url)}, schema "${options.store.schema}"`;
+// Behind a load balancer, say where the card sends clients.
+const behind = [
+  ...(agent.publicUrl === agent.baseUrl ? [] : [`the card points clients at ${agent.publicUrl}`]),
+  ...(options.trustProxy ? ["the card follows the proxy's Forwarded / X-Forwarded-* headers"] : []),
+]
+  .map((line) => `\n  ${line}`)
+  .join('');
 console.log(`Taskwire reference agent (${storeName})
-${urlLines(agent)}
+${urlLines(agent)}${behind}
 
 Try:
   curl -s ${agent.urls.jsonRpc} -H 'content-type: application/json' -H 'A2A-Version: 1.0'${key} \\
