@@ -1,4 +1,4 @@
-import { apiKeyAuth, createMemoryTaskStore, TaskService, type AuthPolicy, type Logger, type TaskCoordinator, type TaskStore } from '@taskwire/core';
+import { apiKeyAuth, createMemoryTaskStore, TaskService, type Agent, type AgentCard, type AuthPolicy, type Logger, type TaskCoordinator, type TaskStore } from '@taskwire/core';
 import { FileTaskStore } from '@taskwire/core/file';
 import { createPostgresCoordinator, createPostgresTaskStore, migrate } from '@taskwire/postgres';
 import { grpcInterface, serveGrpc } from '@taskwire/server-grpc';
@@ -51,20 +51,25 @@ async function openStore(store: AgentOptions['store'], logger: Logger | undefine
 const wsUrlOf = (baseUrl: string) => `${baseUrl.replace(/^http/, 'ws')}/a2a/ws`;
 
 /**
- * Serves the reference agent on every transport: JSON-RPC, HTTP+JSON, the
+ * Serves the reference agent (or `served`: another agent and its card, as
+ * examples/ai-sdk-agent does) on every transport: JSON-RPC, HTTP+JSON, the
  * card, WebSocket and the web page (at `/`) on one HTTP port, gRPC on
  * another; one service and one store behind them all. Before serving, tasks
  * a previous run left submitted or working (it crashed or was killed) are
  * failed with a message saying so (`TaskService.recover`).
  */
-export async function serveAll(options: AgentOptions, logger?: Logger): Promise<RunningAgent> {
+export async function serveAll(
+  options: AgentOptions,
+  logger?: Logger,
+  served: { agent: Agent; card: AgentCard } = { agent: referenceAgent, card: referenceAgentCard([]) },
+): Promise<RunningAgent> {
   const page = createWebPage({ endpoints: ['POST /a2a/jsonrpc', '/a2a/rest/...', 'GET /.well-known/agent-card.json', 'WebSocket /a2a/ws'], logger });
   const { store, coordinator } = await openStore(options.store, logger);
   const auth: AuthPolicy | undefined = options.apiKey
     ? { authenticate: apiKeyAuth({ [options.apiKey]: 'api-key-user' }), challenge: 'ApiKey header="x-api-key"' }
     : undefined;
-  const card = referenceAgentCard([]);
-  const service = new TaskService({ store, agent: referenceAgent, card, ...(logger && { logger }), ...(coordinator && { coordinator }) });
+  const { agent, card } = served;
+  const service = new TaskService({ store, agent, card, ...(logger && { logger }), ...(coordinator && { coordinator }) });
   const opened: (() => Promise<void>)[] = [() => store.close(), ...(coordinator ? [() => coordinator.close()] : [])];
   const abandon = async (error: unknown): Promise<never> => {
     for (const close of opened.reverse()) await close().catch(() => undefined);
