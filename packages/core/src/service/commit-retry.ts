@@ -26,6 +26,39 @@ export function pause(attempt: number): Promise<void> {
 }
 
 /**
+ * The retries of one event of a run (see `TaskEngine.apply`): while the
+ * store says it is unreachable, the run's reads and commits are tried again
+ * after a pause, until the run is stopped (its lease lost, the service
+ * closing) or `windowMs` has passed since the first failure. Events not of
+ * a run (`run` undefined) are never retried here: their caller gets the
+ * retryable error.
+ */
+export class RunRetries {
+  /** The attempt whose outcome is unknown, once one failed that way. */
+  unknown: UnknownCommit | undefined;
+  private until: number | undefined;
+  private count = 0;
+
+  constructor(
+    private readonly run: RetryingRun | undefined,
+    private readonly windowMs: number,
+  ) {}
+
+  /**
+   * Resolves true, after a pause, when the failed call may be made again;
+   * false when it must not (the error is not retryable, the run stopped,
+   * the time is up). `sent` describes a commit whose outcome is unknown.
+   */
+  async again(error: unknown, sent?: UnknownCommit): Promise<boolean> {
+    this.until ??= Date.now() + this.windowMs;
+    if (this.run === undefined || !retryable(error) || this.run.aborted || Date.now() >= this.until) return false;
+    this.unknown ??= sent;
+    await pause(this.count++);
+    return true;
+  }
+}
+
+/**
  * A commit of a run whose outcome is unknown (its connection died after it
  * was sent): the log's last sequence it was made at and its first log
  * entry, as JSON. When a later attempt meets a version conflict, the entry

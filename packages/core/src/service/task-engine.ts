@@ -10,7 +10,7 @@ import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
 import type { Logger } from './agent-run.js';
 import type { RunLease, TaskLeases } from './task-leases.js';
-import { pause, retryable, RUN_COMMIT_RETRY_MS, type RetryingRun, type UnknownCommit } from './commit-retry.js';
+import { RUN_COMMIT_RETRY_MS, RunRetries, type RetryingRun, type UnknownCommit } from './commit-retry.js';
 import type { TaskOutcome } from './task-outcomes.js';
 import { TaskOutcomes } from './task-outcomes.js';
 import { logEntryOf, StatusClock } from './status-clock.js';
@@ -201,21 +201,16 @@ export class TaskEngine {
   apply(taskId: string, event: LifecycleEvent, activate = false, run?: RunLease & RetryingRun): Promise<Applied> {
     return this.lock.run(taskId, async () => {
       const epoch = run === undefined || this.leases === undefined ? undefined : (run.epoch ??= this.leases.epochOf(taskId));
-      let unknown: UnknownCommit | undefined;
-      let retryUntil: number | undefined;
-      /** A run's reads and commits outlive a short outage of its store (a dropped connection, a database restart): retried until the run stops or the time is up. */
-      const mayRetry = (error: unknown): boolean => {
-        retryUntil ??= Date.now() + (this.leases ? this.leases.coordinator.leaseTtlMs : this.retryMs);
-        return run !== undefined && retryable(error) && !run.aborted && Date.now() < retryUntil;
-      };
-      for (let attempt = 0, retries = 0; ; ) {
+      // Made on the first failure only: the hot path allocates nothing for it.
+      let retries: RunRetries | undefined;
+      const failed = () => (retries ??= new RunRetries(run, this.leases ? this.leases.coordinator.leaseTtlMs : this.retryMs));
+      for (let attempt = 0; ; ) {
         let current: TaskRecord | undefined;
         try {
           current = this.active.get(taskId) ?? (await this.store.get(taskId));
         } catch (error) {
-          if (!mayRetry(error)) throw error;
-          await pause(retries++);
-          continue;
+          if (await failed().again(error)) continue;
+          throw error;
         }
         if (!current) throw new A2AError('TaskNotFound', `Task ${taskId} no longer exists`, { taskId });
         const stamped = this.clock.stamp(event);
@@ -244,24 +239,20 @@ export class TaskEngine {
           const record: TaskRecord = { task: result.task, owner: current.owner, version: committed.version, lastSequence: committed.lastSequence, trace: current.trace };
           return { record: this.accepted(taskId, record, wire, committed.firstSequence, activate), duplicate: false };
         } catch (error) {
+          const unknown = retries?.unknown;
           if (unknown !== undefined && error instanceof VersionConflictError) {
             // An earlier attempt whose connection died may have landed after all: then it is this event's commit.
-            const landed = await this.landed(taskId, unknown).catch((readError: unknown) => {
-              if (!mayRetry(readError)) throw readError;
-              return 'unknown' as const;
-            });
-            if (landed === 'unknown') {
-              await pause(retries++);
-              continue;
+            let landed;
+            try {
+              landed = await this.landed(taskId, unknown);
+            } catch (readError) {
+              if (await failed().again(readError)) continue;
+              throw readError;
             }
             if (landed) return { record: this.accepted(taskId, landed.record, landed.entry, unknown.lastSequence + 1, activate), duplicate: false };
           }
           // Retried on the same version: if the lost attempt landed after all, the conflict above finds it.
-          if (mayRetry(error)) {
-            unknown ??= { lastSequence: current.lastSequence, entry: JSON.stringify(wire) };
-            await pause(retries++);
-            continue;
-          }
+          if (await failed().again(error, { lastSequence: current.lastSequence, entry: JSON.stringify(wire) })) continue;
           if (!(error instanceof VersionConflictError) || ++attempt > MAX_CONFLICT_RETRIES) throw error;
           this.active.delete(taskId);
         }
