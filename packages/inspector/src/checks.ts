@@ -1,10 +1,12 @@
 import type { A2AClient } from '@taskwire/client';
-import type { SendMessageRequest, StreamEvent, Task } from '@taskwire/core';
+import type { StreamEvent, Task } from '@taskwire/core';
 import { A2AError, isSettled, isTerminal, stateOf } from '@taskwire/core';
+import { describe, drain, errorText, startSlow, taskIdOf, userMessage } from './check-kit.js';
+import { resumes } from './resume-check.js';
 
 /** The outcome of one check, with what was seen. */
 export interface CheckResult {
-  readonly id: 'card' | 'stream-terminal' | 'get-after-completion' | 'cancel' | 'resubscribe' | 'error-codes';
+  readonly id: 'card' | 'stream-terminal' | 'get-after-completion' | 'cancel' | 'resubscribe' | 'resume' | 'error-codes';
   readonly name: string;
   /** `not-run`: a check it depends on gave it nothing to work with (the evidence says what). */
   readonly status: 'passed' | 'failed' | 'not-run';
@@ -19,43 +21,6 @@ export interface CheckOptions {
   readonly slowText?: string;
   /** Time limit of each check, in ms (default 15000). */
   readonly timeoutMs?: number;
-}
-
-const userMessage = (text: string): SendMessageRequest => ({
-  message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
-});
-
-const describe = (event: StreamEvent) => {
-  const state = stateOf(event.response);
-  return `#${event.sequence} ${Object.keys(event.response)[0]}${state ? ` ${state}` : ''}`;
-};
-
-const taskIdOf = (event: StreamEvent): string | undefined => {
-  const r = event.response;
-  return 'task' in r ? r.task.id : 'statusUpdate' in r ? r.statusUpdate.taskId : 'artifactUpdate' in r ? r.artifactUpdate.taskId : r.message.taskId;
-};
-
-const errorText = (error: unknown) => (A2AError.is(error) ? `${error.kind} (${error.code}): ${error.message}` : String((error as Error)?.message ?? error));
-
-/** Reads a stream to its end, keeping every event. */
-async function drain(events: AsyncIterable<StreamEvent>, into: StreamEvent[]): Promise<void> {
-  for await (const event of events) into.push(event);
-}
-
-/** Opens a stream of `slowText` and waits for the event that names its task; the stream goes on into `events`. */
-async function startSlow(client: A2AClient, text: string, signal: AbortSignal) {
-  const events: StreamEvent[] = [];
-  const iterator = client.sendStreamingMessage(userMessage(text), { signal })[Symbol.asyncIterator]();
-  let taskId: string | undefined;
-  while (taskId === undefined) {
-    const next = await iterator.next();
-    if (next.done) break;
-    events.push(next.value);
-    if (!('message' in next.value.response)) taskId = taskIdOf(next.value);
-  }
-  const rest = drain({ [Symbol.asyncIterator]: () => iterator }, events);
-  rest.catch(() => undefined);
-  return { taskId, events, rest };
 }
 
 async function streamTerminal(client: A2AClient, text: string, signal: AbortSignal): Promise<{ result: CheckResult; taskId?: string; terminal?: boolean }> {
@@ -181,10 +146,12 @@ export async function runChecks(client: A2AClient, options: CheckOptions = {}): 
   results.push(await getAfter(client, first.taskId, limit()));
   results.push(await cancelWorks(client, slow, limit()).catch((error: unknown) => failed('cancel', 'CancelTask stops a running task', error)));
   results.push(await resubscribes(client, slow, limit()).catch((error: unknown) => failed('resubscribe', 'SubscribeToTask on a running task', error)));
+  results.push(await resumes(client, slow, limit()).catch((error: unknown) => failed('resume', 'A stream resumes from the last event seen', error)));
   results.push(await errorCodes(client, first.terminal ? first.taskId : undefined, limit()));
   return results;
 }
 
+/** A check that threw: failed, with the error as its evidence. */
 function failed(id: CheckResult['id'], name: string, error: unknown): CheckResult {
   return { id, name, status: 'failed', evidence: [`failed: ${errorText(error)}`] };
 }
