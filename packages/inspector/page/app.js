@@ -39,7 +39,7 @@ const errorText = (error) => (error.code !== undefined ? `${error.kind} (${error
 function showCard(report) {
   const card = report.card;
   $('#card-version').textContent = report.cardVersion ? `v${report.cardVersion} card` : '';
-  $('#card-summary').textContent = card ? `${card.name} ${card.version ?? ''}: ${card.description ?? ''} (${report.cardUrl}, HTTP ${report.httpStatus})` : `No usable card at ${report.cardUrl}`;
+  $('#card-summary').textContent = card ? `${card.name ?? '(no name)'} ${card.version ?? ''}: ${card.description ?? ''} (${report.cardUrl}, HTTP ${report.httpStatus})` : `No usable card at ${report.cardUrl}`;
   const rows = report.problems.map((p) => el('tr', { 'data-severity': p.severity, 'data-path': p.path }, el('td', {}, p.severity), el('td', {}, p.path), el('td', {}, p.rule), el('td', {}, p.message)));
   $('#card-problems tbody').replaceChildren(...rows);
   $('#card-problems').hidden = rows.length === 0;
@@ -247,6 +247,7 @@ async function listTasks(event, next = false) {
   $('#task-list tbody').replaceChildren(...tasks.map((t) => el('tr', { 'data-task-id': t.id }, el('td', {}, t.id), el('td', {}, t.contextId), el('td', {}, t.status.state.replace('TASK_STATE_', '')), el('td', {}, t.status.timestamp ?? ''))));
   session.pageToken = nextPageToken ?? '';
   $('#next-page').disabled = !session.pageToken;
+  $('#task-list').dataset.listed = String(Number($('#task-list').dataset.listed ?? 0) + 1);
 }
 
 async function getTask(event) {

@@ -1,5 +1,6 @@
 import type { AgentCard, AgentInterface } from '@taskwire/core';
 import { A2AError } from '@taskwire/core';
+import { TransientError } from '@taskwire/client';
 import type { Credentials } from './transports.js';
 import { clientFor } from './transports.js';
 
@@ -39,7 +40,8 @@ async function probeVersion(card: AgentCard, iface: AgentInterface, credentials:
     return { latencyMs: performance.now() - started, outcome: 'refused' as const, detail: 'GetTask of a task that does not exist succeeded' };
   } catch (error) {
     const latencyMs = performance.now() - started;
-    if (A2AError.is(error)) {
+    // A transient error (connection refused, timed out, 502/503) means the interface did not answer in A2A.
+    if (A2AError.is(error) && !(error instanceof TransientError)) {
       const expected = error.kind === 'TaskNotFound';
       return {
         latencyMs,
