@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import type { Logger } from '@taskwire/core';
 import { apiError, BadRequest, InspectorApi } from './api.js';
 
@@ -25,7 +26,10 @@ export interface RunningInspector {
   close(): Promise<void>;
 }
 
-const PAGE_DIR = new URL('../page/', import.meta.url);
+/** This module's URL in the ESM build and the sources, or its folder's in the CommonJS build (which has no `import.meta`). */
+const HERE = typeof __dirname === 'string' ? pathToFileURL(`${__dirname}/`).href : import.meta.url;
+/** The page's files: `page/` beside `src/` and `dist/`. */
+const PAGE_DIR = new URL('../page/', HERE);
 const ASSETS: Readonly<Record<string, readonly [file: string, type: string]>> = {
   '/': ['index.html', 'text/html; charset=utf-8'],
   '/app.js': ['app.js', 'text/javascript; charset=utf-8'],
