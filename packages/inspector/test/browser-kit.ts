@@ -1,13 +1,9 @@
-// The hooks the inspector's browser tests share: one headless Chromium per
-// file (found as the reference agent's page tests find it), an inspector and
-// a page per test, the page's script errors checked after each test. Outside
-// CI a missing browser reports the tests as not run; under CI it fails.
+// The helpers the inspector's browser tests share: an inspector and its page
+// per test, on the reference agent's browser hooks (one headless Chromium per
+// file, found as its page tests find it; script errors checked after each test).
 import { fileURLToPath } from 'node:url';
-import type { Browser } from '@taskwire/reference-agent/browser-kit';
-import { launchBrowser } from '@taskwire/reference-agent/browser-kit';
-import { findBrowser, inCi } from '@taskwire/reference-agent/find-browser';
+import { browserHooks } from '@taskwire/reference-agent/browser-hooks';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { RunningInspector } from '../src/server.js';
 import { startInspector } from '../src/server.js';
 
@@ -25,45 +21,16 @@ export interface InspectorSuite {
 
 /** Registers the file's hooks and returns its helpers (call once, at the top of a test file). */
 export function inspectorSuite(): InspectorSuite {
-  let browser: Browser | undefined;
-  const cleanups: (() => Promise<void>)[] = [];
-  const errors: string[] = [];
-  const lookup = findBrowser();
-  const missing = 'missing' in lookup ? lookup.missing : undefined;
-
-  beforeAll(async () => {
-    if (missing === undefined) browser = await launchBrowser((lookup as { path: string }).path);
-    else if (inCi()) throw new Error(`The inspector's browser tests need a browser under CI: ${missing}`);
-    else console.warn(`The inspector's browser tests did not run: ${missing}`);
-  }, 60_000);
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    expect(errors.splice(0)).toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
+  const hooks = browserHooks("The inspector's browser tests");
   return {
-    test(name, body, timeoutMs = 60_000) {
-      it(
-        name,
-        async (ctx) => {
-          if (missing !== undefined) ctx.skip(`not run: ${missing}`);
-          await body();
-        },
-        timeoutMs,
-      );
-    },
-    cleanup(close) {
-      cleanups.push(close);
-    },
+    test: (name, body, timeoutMs = 60_000) => hooks.test(name, body, timeoutMs),
+    cleanup: (close) => hooks.cleanup(close),
     async open(agentUrl) {
       const inspector = await startInspector(agentUrl ? { agentUrl } : {});
-      cleanups.push(() => inspector.close());
-      const page = await browser!.context.newPage();
-      cleanups.push(() => page.close());
-      page.on('pageerror', (error) => errors.push(error.message));
+      hooks.cleanup(() => inspector.close());
+      const page = await hooks.browser().context.newPage();
+      hooks.cleanup(() => page.close());
+      hooks.watch(page);
       await page.goto(inspector.url);
       await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
       if (agentUrl) await page.waitForSelector('body[data-inspected="true"]', { state: 'attached' });
