@@ -66,7 +66,7 @@ async function inspect(event) {
     const report = await api('/api/inspect', {});
     session.card = report.card;
     showCard(report);
-    for (const id of ['#run-checks', '#list-tasks', '#get-task']) $(id).disabled = !report.card;
+    for (const id of ['#run-checks', '#list-tasks', '#get-task', '#push-list', '#push-create']) $(id).disabled = !report.card;
   } catch (error) {
     notice(`Could not inspect ${session.url}: ${error.message}`);
   }
@@ -258,7 +258,63 @@ async function getTask(event) {
   $('#got-task').textContent = answer.error ? errorText(answer.error) : JSON.stringify(answer.result, null, 2);
 }
 
+// ---- push notification configs, and what the local webhook received
+
+async function listPush() {
+  const taskId = $('#push-task').value.trim();
+  const answer = await api('/api/call', { method: 'ListTaskPushNotificationConfigs', params: { taskId } }).catch((error) => ({ error: { message: error.message } }));
+  if (answer.error) return notice(`ListTaskPushNotificationConfigs: ${errorText(answer.error)}`);
+  const rows = answer.result.configs.map((c) => {
+    const remove = el('button', { type: 'button', class: 'delete-push' }, 'Delete');
+    remove.addEventListener('click', () => deletePush(taskId, c.id).catch((error) => notice(error.message)));
+    return el('tr', { 'data-config-id': c.id ?? '' }, el('td', {}, c.id ?? ''), el('td', {}, c.url), el('td', {}, c.token ?? ''), el('td', {}, remove));
+  });
+  $('#push-configs tbody').replaceChildren(...rows);
+  $('#push-configs').dataset.listed = String(Number($('#push-configs').dataset.listed ?? 0) + 1);
+}
+
+async function deletePush(taskId, id) {
+  const answer = await api('/api/call', { method: 'DeleteTaskPushNotificationConfig', params: { taskId, id } }).catch((error) => ({ error: { message: error.message } }));
+  if (answer.error) notice(`DeleteTaskPushNotificationConfig: ${errorText(answer.error)}`);
+  await listPush();
+}
+
+const summary = (body) => {
+  const r = body && typeof body === 'object' ? body : {};
+  const kind = Object.keys(r)[0] ?? 'text';
+  const state = r.task?.status?.state ?? r.statusUpdate?.status?.state ?? '';
+  return `${kind}${state ? ` ${state.replace('TASK_STATE_', '')}` : ''}`;
+};
+
+let polling;
+async function showDeliveries() {
+  const { url, deliveries } = await api('/api/webhook', {});
+  $('#webhook-url').textContent = url;
+  if (deliveries.length === $('#deliveries').children.length) return;
+  $('#deliveries').replaceChildren(
+    ...deliveries.map((d) => el('li', { 'data-summary': summary(d.body) }, `${d.at.slice(11, 23)} ${d.method} ${summary(d.body)}${d.headers['x-a2a-notification-token'] ? ` token ${d.headers['x-a2a-notification-token']}` : ''}`, el('details', {}, el('summary', {}, 'json'), el('pre', {}, JSON.stringify(d, null, 1))))),
+  );
+}
+
+async function createPush(event) {
+  event.preventDefault();
+  const taskId = $('#push-task').value.trim();
+  try {
+    const { url } = await api('/api/webhook', {});
+    $('#webhook-url').textContent = url;
+    const token = $('#push-token').value;
+    const answer = await api('/api/call', { method: 'CreateTaskPushNotificationConfig', params: { taskId, url, ...(token && { token }) } });
+    if (answer.error) return notice(`CreateTaskPushNotificationConfig: ${errorText(answer.error)}`);
+    polling ??= setInterval(() => showDeliveries().catch((error) => notice(`The webhook receiver: ${error.message}`)), 1000);
+  } catch (error) {
+    return notice(`CreateTaskPushNotificationConfig: ${error.message}`);
+  }
+  await listPush();
+}
+
 $('#agent-form').addEventListener('submit', inspect);
+$('#push-form').addEventListener('submit', createPush);
+$('#push-list').addEventListener('click', () => listPush().catch((error) => notice(error.message)));
 $('#composer').addEventListener('submit', send);
 $('#cancel').addEventListener('click', cancel);
 $('#resubscribe').addEventListener('click', resubscribe);
@@ -276,5 +332,5 @@ const given = new URLSearchParams(location.search).get('agent');
 document.body.dataset.ready = 'true';
 if (given) {
   $('#agent-url').value = given;
-  void inspect();
+  inspect().catch((error) => notice(error.message));
 }

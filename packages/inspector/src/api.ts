@@ -6,6 +6,8 @@ import { inspectCard } from './card-report.js';
 import type { CheckOptions } from './checks.js';
 import { runChecks } from './checks.js';
 import { Timeline } from './timeline.js';
+import type { WebhookReceiver } from './webhook-receiver.js';
+import { startWebhookReceiver } from './webhook-receiver.js';
 import type { Credentials } from './transports.js';
 import { clientFor, credentialHeaders } from './transports.js';
 
@@ -48,6 +50,23 @@ function target(body: unknown): ApiTarget {
  */
 export class InspectorApi {
   private readonly cards = new Map<string, AgentCard>();
+  private receiver: Promise<WebhookReceiver> | undefined;
+
+  /** `POST /api/webhook`: the local webhook receiver (started on first use): its URL and what it received. */
+  async webhook() {
+    this.receiver ??= startWebhookReceiver().catch((error: unknown) => {
+      this.receiver = undefined; // the next call tries again
+      throw error;
+    });
+    const receiver = await this.receiver;
+    return { url: receiver.url, deliveries: receiver.deliveries() };
+  }
+
+  /** Stops the webhook receiver, if it was started. */
+  async close(): Promise<void> {
+    const receiver = await this.receiver?.catch(() => undefined);
+    await receiver?.close();
+  }
 
   /** `POST /api/inspect`: the card report (see `inspectCard`). */
   async inspect(body: unknown) {

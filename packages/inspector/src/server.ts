@@ -84,6 +84,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<Ru
     '/api/inspect': (body) => api.inspect(body),
     '/api/call': (body) => api.call(body),
     '/api/checks': (body) => api.checks(body),
+    '/api/webhook': () => api.webhook(),
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -138,6 +139,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<Ru
       for (const stream of streams) stream.abort();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await api.close();
     },
   };
 }
