@@ -1,38 +1,8 @@
 // The inspector page: plain JavaScript, no build. Every call to the agent goes
 // through the inspector's Node side (/api/...), which uses @taskwire/client.
 // Credentials live in this module's memory only (never in storage or the URL).
-const $ = (selector) => document.querySelector(selector);
-
-/** Makes an element; strings become text (never HTML). */
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) if (value !== undefined && value !== null) node.setAttribute(key, String(value));
-  for (const child of children.flat()) node.append(child instanceof Node ? child : String(child ?? ''));
-  return node;
-}
-
-const session = { url: '', card: undefined, credentials: {}, task: undefined, stream: undefined, pageToken: '' };
-const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
-const INTERRUPTED = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
-
-function notice(text) {
-  $('#notice').hidden = !text;
-  $('#notice').textContent = text ?? '';
-}
-
-function target() {
-  const chosen = $('#iface').value;
-  return { url: session.url, credentials: session.credentials, ...(chosen !== '' && { interface: Number(chosen) }) };
-}
-
-async function api(path, body) {
-  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...target(), ...body }) });
-  const value = await response.json();
-  if (!response.ok) throw new Error(value.error?.message ?? `HTTP ${response.status}`);
-  return value;
-}
-
-const errorText = (error) => (error.code !== undefined ? `${error.kind} (${error.code}): ${error.message}` : error.message);
+import { $, api, el, errorText, INTERRUPTED, notice, session, target, TERMINAL } from './common.js';
+import { setupTasks } from './tasks.js';
 
 // ---- card and transports
 
@@ -237,84 +207,8 @@ async function runChecks() {
   $('#run-checks').disabled = false;
 }
 
-async function listTasks(event, next = false) {
-  event?.preventDefault();
-  if (!next) session.pageToken = '';
-  const params = { pageSize: Number($('#page-size').value) || 10, historyLength: 0, ...($('#filter-context').value && { contextId: $('#filter-context').value }), ...($('#filter-status').value && { status: $('#filter-status').value }), ...(session.pageToken && { pageToken: session.pageToken }) };
-  const answer = await api('/api/call', { method: 'ListTasks', params }).catch((error) => ({ error: { message: error.message } }));
-  if (answer.error) return notice(`ListTasks: ${errorText(answer.error)}`);
-  const { tasks, nextPageToken } = answer.result;
-  $('#task-list tbody').replaceChildren(...tasks.map((t) => el('tr', { 'data-task-id': t.id }, el('td', {}, t.id), el('td', {}, t.contextId), el('td', {}, t.status.state.replace('TASK_STATE_', '')), el('td', {}, t.status.timestamp ?? ''))));
-  session.pageToken = nextPageToken ?? '';
-  $('#next-page').disabled = !session.pageToken;
-  $('#task-list').dataset.listed = String(Number($('#task-list').dataset.listed ?? 0) + 1);
-}
-
-async function getTask(event) {
-  event.preventDefault();
-  const length = $('#history-length').value;
-  const params = { id: $('#get-id').value.trim(), ...(length !== '' && { historyLength: Number(length) }) };
-  const answer = await api('/api/call', { method: 'GetTask', params }).catch((error) => ({ error: { message: error.message } }));
-  $('#got-task').textContent = answer.error ? errorText(answer.error) : JSON.stringify(answer.result, null, 2);
-}
-
-// ---- push notification configs, and what the local webhook received
-
-async function listPush() {
-  const taskId = $('#push-task').value.trim();
-  const answer = await api('/api/call', { method: 'ListTaskPushNotificationConfigs', params: { taskId } }).catch((error) => ({ error: { message: error.message } }));
-  if (answer.error) return notice(`ListTaskPushNotificationConfigs: ${errorText(answer.error)}`);
-  const rows = answer.result.configs.map((c) => {
-    const remove = el('button', { type: 'button', class: 'delete-push' }, 'Delete');
-    remove.addEventListener('click', () => deletePush(taskId, c.id).catch((error) => notice(error.message)));
-    return el('tr', { 'data-config-id': c.id ?? '' }, el('td', {}, c.id ?? ''), el('td', {}, c.url), el('td', {}, c.token ?? ''), el('td', {}, remove));
-  });
-  $('#push-configs tbody').replaceChildren(...rows);
-  $('#push-configs').dataset.listed = String(Number($('#push-configs').dataset.listed ?? 0) + 1);
-}
-
-async function deletePush(taskId, id) {
-  const answer = await api('/api/call', { method: 'DeleteTaskPushNotificationConfig', params: { taskId, id } }).catch((error) => ({ error: { message: error.message } }));
-  if (answer.error) notice(`DeleteTaskPushNotificationConfig: ${errorText(answer.error)}`);
-  await listPush();
-}
-
-const summary = (body) => {
-  const r = body && typeof body === 'object' ? body : {};
-  const kind = Object.keys(r)[0] ?? 'text';
-  const state = r.task?.status?.state ?? r.statusUpdate?.status?.state ?? '';
-  return `${kind}${state ? ` ${state.replace('TASK_STATE_', '')}` : ''}`;
-};
-
-let polling;
-async function showDeliveries() {
-  const { url, deliveries } = await api('/api/webhook', {});
-  $('#webhook-url').textContent = url;
-  if (deliveries.length === $('#deliveries').children.length) return;
-  $('#deliveries').replaceChildren(
-    ...deliveries.map((d) => el('li', { 'data-summary': summary(d.body) }, `${d.at.slice(11, 23)} ${d.method} ${summary(d.body)}${d.headers['x-a2a-notification-token'] ? ` token ${d.headers['x-a2a-notification-token']}` : ''}`, el('details', {}, el('summary', {}, 'json'), el('pre', {}, JSON.stringify(d, null, 1))))),
-  );
-}
-
-async function createPush(event) {
-  event.preventDefault();
-  const taskId = $('#push-task').value.trim();
-  try {
-    const { url } = await api('/api/webhook', {});
-    $('#webhook-url').textContent = url;
-    const token = $('#push-token').value;
-    const answer = await api('/api/call', { method: 'CreateTaskPushNotificationConfig', params: { taskId, url, ...(token && { token }) } });
-    if (answer.error) return notice(`CreateTaskPushNotificationConfig: ${errorText(answer.error)}`);
-    polling ??= setInterval(() => showDeliveries().catch((error) => notice(`The webhook receiver: ${error.message}`)), 1000);
-  } catch (error) {
-    return notice(`CreateTaskPushNotificationConfig: ${error.message}`);
-  }
-  await listPush();
-}
-
 $('#agent-form').addEventListener('submit', inspect);
-$('#push-form').addEventListener('submit', createPush);
-$('#push-list').addEventListener('click', () => listPush().catch((error) => notice(error.message)));
+setupTasks();
 $('#composer').addEventListener('submit', send);
 $('#cancel').addEventListener('click', cancel);
 $('#resubscribe').addEventListener('click', resubscribe);
@@ -324,9 +218,6 @@ $('#new-task').addEventListener('click', () => {
 });
 $('#part-kind').addEventListener('change', () => ($('#file').hidden = $('#part-kind').value !== 'file'));
 $('#run-checks').addEventListener('click', runChecks);
-$('#list-form').addEventListener('submit', listTasks);
-$('#next-page').addEventListener('click', () => listTasks(undefined, true));
-$('#get-form').addEventListener('submit', getTask);
 
 const given = new URLSearchParams(location.search).get('agent');
 document.body.dataset.ready = 'true';

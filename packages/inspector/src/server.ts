@@ -33,6 +33,8 @@ const PAGE_DIR = new URL('../page/', HERE);
 const ASSETS: Readonly<Record<string, readonly [file: string, type: string]>> = {
   '/': ['index.html', 'text/html; charset=utf-8'],
   '/app.js': ['app.js', 'text/javascript; charset=utf-8'],
+  '/common.js': ['common.js', 'text/javascript; charset=utf-8'],
+  '/tasks.js': ['tasks.js', 'text/javascript; charset=utf-8'],
   '/style.css': ['style.css', 'text/css; charset=utf-8'],
 };
 const CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";

@@ -152,6 +152,27 @@ describe('the inspector page in headless Chromium', () => {
     await page.locator('#checks-panel').screenshot({ path: join(SCREENSHOTS, 'checks.png') });
   });
 
+  test('an agent that needs an API key: refused without it, answered with the key typed on the page, which is stored nowhere', async () => {
+    const agent = await startAgent('sekret');
+    cleanup(() => agent.close());
+    const { page } = await open(agent.baseUrl);
+    const statuses = () => page.$$eval('#probes tbody tr', (rows) => rows.map((r) => [r.getAttribute('data-status'), r.children[5]!.textContent]));
+    for (const [status, detail] of await statuses()) {
+      expect(status).toBe('refused');
+      expect(detail).toMatch(/^Unauthenticated/);
+    }
+    await page.fill('#api-key', 'sekret');
+    await page.click('#inspect');
+    await page.waitForSelector('#probes tbody tr[data-status="answered"]');
+    expect((await statuses()).map((s) => s[0])).toEqual(['answered', 'answered', 'answered', 'answered']);
+    await say(page, 'echo unlocked');
+    await waitForState(page, 'TASK_STATE_COMPLETED');
+    expect(await page.$$eval('#history li', (items) => items.map((i) => i.textContent))).toEqual(['user: echo unlocked', 'agent: unlocked']);
+    // Kept in the page's memory only: no storage, no cookie, not in the URL.
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+    expect(page.url()).not.toContain('sekret');
+  });
+
   test('an @a2a-js/sdk agent: a streamed task canceled with its timeline (no event ids), and the checks name its gap', async () => {
     const peer = await startPeerAgent();
     cleanup(() => peer.close());
