@@ -29,13 +29,18 @@ function showCard(report) {
 async function inspect(event) {
   event?.preventDefault();
   session.url = $('#agent-url').value.trim();
-  session.credentials = { apiKey: $('#api-key').value || undefined, bearer: $('#bearer').value || undefined };
+  const tokenUrl = $('#token-url').value.trim();
+  const clientCredentials = tokenUrl ? { tokenUrl, clientId: $('#client-id').value, clientSecret: $('#client-secret').value, scope: $('#scope').value || undefined } : undefined;
+  session.credentials = { apiKey: $('#api-key').value || undefined, bearer: $('#bearer').value || undefined, clientCredentials };
   notice('');
   document.body.dataset.inspected = 'false';
   try {
     const report = await api('/api/inspect', {});
     session.card = report.card;
     showCard(report);
+    // A card that names a client-credentials token URL fills it in (the id and secret are yours to type).
+    const grant = Object.values(report.card?.securitySchemes ?? {}).map((scheme) => scheme.oauth2SecurityScheme?.flows?.clientCredentials).find(Boolean);
+    if (grant && !$('#token-url').value) $('#token-url').value = grant.tokenUrl;
     for (const id of ['#run-checks', '#list-tasks', '#get-task', '#push-list', '#push-create']) $(id).disabled = !report.card;
   } catch (error) {
     notice(`Could not inspect ${session.url}: ${error.message}`);

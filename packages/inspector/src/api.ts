@@ -4,6 +4,8 @@ import type { AgentCard, MethodSpec, StreamMethodName, UnaryMethodName } from '@
 import { A2AError, METHODS } from '@taskwire/core';
 import { inspectCard } from './card-report.js';
 import type { CheckOptions } from './checks.js';
+import type { ClientCredentials } from './client-credentials.js';
+import { resolveCredentials } from './client-credentials.js';
 import { runChecks } from './checks.js';
 import { Timeline } from './timeline.js';
 import type { WebhookReceiver } from './webhook-receiver.js';
@@ -14,7 +16,8 @@ import { clientFor, credentialHeaders } from './transports.js';
 /** What every API request of the page names: the agent, the credentials (kept for this request only) and the interface. */
 export interface ApiTarget {
   readonly url: string;
-  readonly credentials?: Credentials;
+  /** An API key, a bearer token, or an OAuth client-credentials grant (its token is fetched here). */
+  readonly credentials?: Credentials & { clientCredentials?: ClientCredentials };
   /** Index in the card's `supportedInterfaces`; default: the one the client picks. */
   readonly interface?: number;
 }
@@ -37,10 +40,12 @@ export class BadRequest extends Error {
   override readonly name = 'BadRequest';
 }
 
-function target(body: unknown): ApiTarget {
+/** The agent and credentials a request names, a client-credentials grant exchanged for its token. */
+async function target(body: unknown): Promise<ApiTarget> {
   const given = body as Partial<ApiTarget> | undefined;
   if (typeof given?.url !== 'string' || !/^https?:\/\//.test(given.url)) throw new BadRequest('name the agent: "url" must be an http(s) URL');
-  return given as ApiTarget;
+  const credentials = await resolveCredentials(given.credentials);
+  return { ...(given as ApiTarget), ...(credentials && { credentials }) };
 }
 
 /**
@@ -70,7 +75,7 @@ export class InspectorApi {
 
   /** `POST /api/inspect`: the card report (see `inspectCard`). */
   async inspect(body: unknown) {
-    const { url, credentials } = target(body);
+    const { url, credentials } = await target(body);
     const report = await inspectCard(url, credentials);
     if (report.card) this.cards.set(url, report.card);
     return report;
@@ -80,7 +85,7 @@ export class InspectorApi {
   async call(body: unknown) {
     const { method, params } = body as { method?: string; params?: unknown };
     if (!method || (METHODS as Record<string, MethodSpec>)[method]?.kind !== 'unary') throw new BadRequest(`"method" must be a unary A2A operation (got ${method})`);
-    const client = await this.client(target(body));
+    const client = await this.client(await target(body));
     try {
       return { result: await client.unary(method as UnaryMethodName, params as never, { timeoutMs: 30_000 }) };
     } catch (error) {
@@ -99,7 +104,7 @@ export class InspectorApi {
   async stream(body: unknown, send: (event: 'entry' | 'end' | 'error', data: unknown) => void, signal: AbortSignal): Promise<void> {
     const { method, params } = body as { method?: string; params?: unknown };
     if (!method || (METHODS as Record<string, MethodSpec>)[method]?.kind !== 'stream') throw new BadRequest(`"method" must be a stream A2A operation (got ${method})`);
-    const client = await this.client(target(body));
+    const client = await this.client(await target(body));
     const timeline = new Timeline();
     try {
       for await (const event of client.stream(method as StreamMethodName, params as never, { signal })) send('entry', timeline.add(event));
@@ -113,7 +118,7 @@ export class InspectorApi {
 
   /** `POST /api/checks`: the check battery (see `runChecks`) with `quickText` / `slowText` when given. */
   async checks(body: unknown) {
-    const client = await this.client(target(body));
+    const client = await this.client(await target(body));
     try {
       return await runChecks(client, body as CheckOptions);
     } finally {

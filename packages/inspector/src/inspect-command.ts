@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { inspectCard } from './card-report.js';
+import { resolveCredentials } from './client-credentials.js';
 import type { CheckResult } from './checks.js';
 import { runChecks } from './checks.js';
 import { startInspector } from './server.js';
@@ -31,6 +32,8 @@ Options:
   --json              with --check: print the results as JSON
   --api-key <key>     send x-api-key (or set TASKWIRE_API_KEY)
   --bearer <token>    send Authorization: Bearer <token>
+  --token-url <url>   with --check: get a bearer token by OAuth client credentials from <url>,
+                      with --client-id <id> and --client-secret <s> (or TASKWIRE_CLIENT_SECRET)
   --interface <n>     with --check: use supportedInterfaces[n] (default: the one the client picks)
   --quick <text>      with --check: a message the agent answers at once (default "echo taskwire inspector")
   --slow <text>       with --check: a message that keeps it working, streaming (default "slow 40 100")
@@ -50,6 +53,9 @@ function parse(argv: readonly string[]) {
       json: { type: 'boolean' },
       'api-key': { type: 'string' },
       bearer: { type: 'string' },
+      'token-url': { type: 'string' },
+      'client-id': { type: 'string' },
+      'client-secret': { type: 'string' },
       interface: { type: 'string' },
       quick: { type: 'string' },
       slow: { type: 'string' },
@@ -115,13 +121,15 @@ export async function runInspect(argv: readonly string[], io: InspectIo): Promis
   const { values, positionals } = parsed;
   if (values.help) return void io.stdout.write(`${INSPECT_USAGE}\n`), 0;
   const url = positionals[0] && withScheme(positionals[0]);
-  const credentials: Credentials = { apiKey: values['api-key'] ?? io.env.TASKWIRE_API_KEY, bearer: values.bearer };
+  const tokenUrl = values['token-url'];
+  const grant = tokenUrl ? { tokenUrl, clientId: values['client-id'] ?? '', clientSecret: values['client-secret'] ?? io.env.TASKWIRE_CLIENT_SECRET ?? '' } : undefined;
+  const given = { apiKey: values['api-key'] ?? io.env.TASKWIRE_API_KEY, bearer: values.bearer, ...(grant && { clientCredentials: grant }) };
   if (positionals.length > 1 || (values.check && !url) || (values.interface !== undefined && !/^\d+$/.test(values.interface))) {
     io.stderr.write(`taskwire inspect: ${values.check && !url ? '--check needs the agent URL' : 'give at most one agent URL (and --interface a whole number)'}\n${INSPECT_USAGE}\n`);
     return 2;
   }
   try {
-    if (values.check) return await check(url!, credentials, values, io);
+    if (values.check) return await check(url!, (await resolveCredentials(given)) as Credentials, values, io);
     const inspector = await startInspector({ ...(values.port && { port: Number(values.port) }), ...(values.host && { host: values.host }), ...(url && { agentUrl: url }) });
     io.stdout.write(`Taskwire inspector: ${inspector.url}\n(open it in a browser; Ctrl-C stops it)\n`);
     await new Promise<void>((resolve) => {
