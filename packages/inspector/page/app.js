@@ -103,7 +103,10 @@ function addEntry(entry) {
     el('td', {}, entry.flags.join(', ')),
     el('td', {}, el('details', {}, el('summary', {}, 'json'), el('pre', {}, JSON.stringify(entry.response, null, 1)))),
   );
+  const view = $('#timeline-scroll');
+  const following = view.scrollHeight - view.scrollTop - view.clientHeight < 30;
   $('#timeline tbody').append(row);
+  if (following) view.scrollTop = view.scrollHeight; // keep the newest event in view, unless the user scrolled up
   $('#timeline-summary').textContent = `${$('#timeline tbody').children.length} events${timelineFlags ? `, ${timelineFlags} flagged` : ''}`;
 }
 

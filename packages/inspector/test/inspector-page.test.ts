@@ -101,6 +101,8 @@ describe('the inspector page in headless Chromium', () => {
     const chunks = timeline.filter((e) => e.kind === 'artifactUpdate').length;
     const shownText = await page.textContent('#artifacts [data-artifact-id="output"] pre');
     expect(shownText!.trim().split('\n')).toHaveLength(chunks);
+    await page.click('#timeline tbody tr:last-child summary');
+    await page.evaluate(() => (document.querySelector('#timeline-scroll')!.scrollTop = 1e6));
     await page.locator('#conversation-panel').screenshot({ path: join(SCREENSHOTS, 'conversation.png') });
   });
 
