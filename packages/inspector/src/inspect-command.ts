@@ -119,7 +119,10 @@ export async function runInspect(argv: readonly string[], io: InspectIo): Promis
     return 2;
   }
   const { values, positionals } = parsed;
-  if (values.help) return void io.stdout.write(`${INSPECT_USAGE}\n`), 0;
+  if (values.help) {
+    io.stdout.write(`${INSPECT_USAGE}\n`);
+    return 0;
+  }
   const url = positionals[0] && withScheme(positionals[0]);
   const tokenUrl = values['token-url'];
   const grant = tokenUrl ? { tokenUrl, clientId: values['client-id'] ?? '', clientSecret: values['client-secret'] ?? io.env.TASKWIRE_CLIENT_SECRET ?? '' } : undefined;
