@@ -84,7 +84,7 @@ function showTask() {
   );
   const live = task?.id && !TERMINAL.has(state);
   $('#cancel').disabled = !live;
-  $('#resubscribe').disabled = !task?.id || session.stream !== undefined;
+  $('#resubscribe').disabled = !task?.id || TERMINAL.has(state);
   $('#route').textContent = task?.id && INTERRUPTED.has(state) ? `The next message continues task ${task.id} (${state}).` : task?.id ? 'The next message starts a new task in the same context.' : '';
 }
 
@@ -143,8 +143,11 @@ async function openStream(method, params) {
   } catch (error) {
     if (!controller.signal.aborted) notice(`The stream failed: ${error.message}`);
   } finally {
-    session.stream = undefined;
-    document.body.dataset.busy = 'false';
+    // A resubscription may have replaced this stream already: then the page is still busy with that one.
+    if (session.stream === controller) {
+      session.stream = undefined;
+      document.body.dataset.busy = 'false';
+    }
     showTask();
   }
 }
@@ -194,7 +197,9 @@ async function cancel() {
 
 async function resubscribe() {
   const id = session.task?.id;
-  if (id && !session.stream) await openStream('SubscribeToTask', { id });
+  if (!id) return;
+  session.stream?.abort(); // drop the stream being read, as a lost connection would
+  await openStream('SubscribeToTask', { id });
 }
 
 // ---- checks and tasks

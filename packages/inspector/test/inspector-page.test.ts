@@ -154,6 +154,40 @@ describe('the inspector page in headless Chromium', () => {
     await page.locator('#checks-panel').screenshot({ path: join(SCREENSHOTS, 'checks.png') });
   });
 
+  test('sends a data part and a file part, and resubscribes to a running task (the new stream starts with the task as it is)', async () => {
+    const agent = await startAgent();
+    cleanup(() => agent.close());
+    const { page } = await open(agent.baseUrl);
+    await page.selectOption('#part-kind', 'data');
+    await say(page, '{"city": "Lyon"}');
+    await waitForState(page, 'TASK_STATE_COMPLETED');
+    const dataTask = (await page.textContent('#task-id'))!;
+    await page.selectOption('#part-kind', 'file');
+    await page.setInputFiles('#file', { name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('hello file') });
+    await say(page, '');
+    await page.waitForSelector('#history li:has-text("[file note.txt text/plain]")');
+    await waitForState(page, 'TASK_STATE_COMPLETED');
+    const fileTask = (await page.textContent('#task-id'))!;
+    // What the agent stored: the parts as sent.
+    const [sentData, sentFile] = await Promise.all([dataTask, fileTask].map((id) => agent.service.unary('GetTask', { id }, {})));
+    expect(sentData!.history![0]!.parts).toEqual([{ data: { city: 'Lyon' } }]);
+    expect(sentFile!.history![0]!.parts).toEqual([{ raw: Buffer.from('hello file').toString('base64'), mediaType: 'text/plain', filename: 'note.txt' }]);
+
+    await page.selectOption('#part-kind', 'text');
+    await say(page, 'slow 300 20');
+    await page.waitForFunction(() => document.querySelectorAll('#timeline tbody tr').length >= 6);
+    const running = await page.textContent('#task-id');
+    await page.click('#resubscribe');
+    await page.waitForSelector('#timeline tbody tr:first-child[data-kind="task"][data-state="TASK_STATE_WORKING"]');
+    await page.waitForFunction(() => document.querySelectorAll('#timeline tbody tr').length >= 4);
+    await page.click('#cancel');
+    await waitForState(page, 'TASK_STATE_CANCELED');
+    expect(await page.textContent('#task-id')).toBe(running);
+    const timeline = await shownTimeline(page);
+    expect(timeline.filter((e) => e.flags !== '')).toEqual([]);
+    expect(timeline.at(-1)).toMatchObject({ state: 'TASK_STATE_CANCELED' });
+  });
+
   test('an agent that needs an API key: refused without it, answered with the key typed on the page, which is stored nowhere', async () => {
     const agent = await startAgent('sekret');
     cleanup(() => agent.close());
