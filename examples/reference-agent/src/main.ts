@@ -38,13 +38,20 @@ const storeName =
     : options.store.kind === 'file'
       ? `file store in ${options.store.dir}`
       : `postgres store at ${redactUrl(options.store.url)}, schema "${options.store.schema}"`;
+// Behind a load balancer, say where the card sends clients.
+const behind = [
+  ...(agent.publicUrl === agent.baseUrl ? [] : [`the card points clients at ${agent.publicUrl}`]),
+  ...(options.trustProxy ? ["the card follows the proxy's Forwarded / X-Forwarded-* headers"] : []),
+]
+  .map((line) => `\n  ${line}`)
+  .join('');
 console.log(`Taskwire reference agent (${storeName})
   JSON-RPC   ${agent.urls.jsonRpc}
   HTTP+JSON  ${agent.urls.rest}
   WebSocket  ${agent.urls.ws}
   gRPC       ${agent.urls.grpc}
   card       ${agent.urls.card}
-  web page   ${agent.urls.page}
+  web page   ${agent.urls.page}${behind}
 
 Try:
   curl -s ${agent.urls.jsonRpc} -H 'content-type: application/json' -H 'A2A-Version: 1.0'${key} \\

@@ -15,6 +15,8 @@ import { createWebPage } from './web/page-server.js';
 export interface RunningAgent {
   readonly baseUrl: string;
   readonly urls: { jsonRpc: string; rest: string; ws: string; grpc: string; card: string; page: string };
+  /** The base URL the card's interfaces point at (`--public-url`; the same as `baseUrl` without it). */
+  readonly publicUrl: string;
   readonly service: TaskService;
   /**
    * Stops: takes no new connections (a load balancer sends new requests to
@@ -45,6 +47,9 @@ async function openStore(store: AgentOptions['store'], logger: Logger | undefine
   }
 }
 
+/** The WebSocket endpoint under an HTTP base URL (`https:` becomes `wss:`). */
+const wsUrlOf = (baseUrl: string) => `${baseUrl.replace(/^http/, 'ws')}/a2a/ws`;
+
 /**
  * Serves the reference agent on every transport: JSON-RPC, HTTP+JSON, the
  * card, WebSocket and the web page (at `/`) on one HTTP port, gRPC on
@@ -69,11 +74,18 @@ export async function serveAll(options: AgentOptions, logger?: Logger): Promise<
   // (in a cluster: only those no live replica runs).
   await service.recover().catch(abandon);
   const listening = (option: ListenTarget['option'], port: number) => (error: unknown) => abandon(explainListenError(error, { option, host: options.host, port }));
-  const grpc = await serveGrpc({ service, port: options.grpcPort, host: options.host, ...(auth && { auth }), ...(logger && { logger }) }).catch(
-    listening('--grpc-port', options.grpcPort),
-  );
+  const grpc = await serveGrpc({
+    service,
+    port: options.grpcPort,
+    host: options.host,
+    ...(options.publicGrpcUrl !== undefined && { publicUrl: options.publicGrpcUrl }),
+    ...(auth && { auth }),
+    ...(logger && { logger }),
+  }).catch(listening('--grpc-port', options.grpcPort));
   opened.push(() => grpc.close(1_000));
-  let wsUrl = '';
+  // Behind a balancer, this process's own gRPC address would take clients past it: list gRPC only where it is public.
+  const behindProxy = options.publicUrl !== undefined || options.trustProxy === true;
+  const grpcInterfaces = options.publicGrpcUrl !== undefined || !behindProxy ? [grpcInterface(grpc.publicUrl)] : [];
   const http = await serveA2A({
     service,
     port: options.port,
@@ -85,14 +97,16 @@ export async function serveAll(options: AgentOptions, logger?: Logger): Promise<
     v03Discovery: true,
     // Liveness at /healthz, readiness (store reachable, not draining) at /readyz.
     health: true,
-    card: (baseUrl) => {
-      wsUrl = `${baseUrl.replace(/^http/, 'ws')}/a2a/ws`;
-      return { ...card, supportedInterfaces: [...httpInterfaces(baseUrl), grpcInterface(grpc.url), wsInterface(wsUrl)] };
-    },
+    // Every interface under the public base URL (--public-url, a trusted proxy's report, else this process's own).
+    ...(options.publicUrl !== undefined && { publicUrl: options.publicUrl }),
+    trustProxy: options.trustProxy ?? false,
+    card: (baseUrl) => ({ ...card, supportedInterfaces: [...httpInterfaces(baseUrl), ...grpcInterfaces, wsInterface(wsUrlOf(baseUrl))] }),
   }).catch(listening('--port', options.port));
+  const wsUrl = wsUrlOf(http.url);
   const ws = attachWebSocket({ server: http.server, service, path: '/a2a/ws', ...(auth && { auth }), ...(logger && { logger }) });
   return {
     baseUrl: http.url,
+    publicUrl: http.publicUrl,
     urls: {
       jsonRpc: `${http.url}/a2a/jsonrpc`,
       rest: `${http.url}/a2a/rest`,
