@@ -1,14 +1,23 @@
 // The helpers the inspector's browser tests share: an inspector and its page
 // per test, on the reference agent's browser hooks (one headless Chromium per
 // file, found as its page tests find it; script errors checked after each test).
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { browserHooks } from '@taskwire/reference-agent/browser-hooks';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { RunningInspector } from '../src/server.js';
 import { startInspector } from '../src/server.js';
 
 /** Where the tests save the screenshots the README shows. */
-export const SCREENSHOTS = fileURLToPath(new URL('../docs/', import.meta.url));
+const SCREENSHOTS = fileURLToPath(new URL('../docs/', import.meta.url));
+
+/**
+ * Saves what `locator` shows as `docs/<name>.png` for the README, when
+ * `TASKWIRE_SCREENSHOTS=1` (so that a test run leaves the tree as it was).
+ */
+export async function screenshot(locator: Locator, name: string): Promise<void> {
+  if (process.env.TASKWIRE_SCREENSHOTS === '1') await locator.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
 
 /** What {@link inspectorSuite} gives a test file. */
 export interface InspectorSuite {

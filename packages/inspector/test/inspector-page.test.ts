@@ -1,12 +1,11 @@
 // The inspector's page in headless Chromium, against a deliberately broken
 // card, the reference agent (every transport) and an @a2a-js/sdk agent.
-// Screenshots for the README are saved on the way (docs/*.png).
+// With TASKWIRE_SCREENSHOTS=1 they save the README's screenshots (docs/*.png).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { startAgent } from '@taskwire/reference-agent/browser-kit';
 import { describe, expect } from 'vitest';
-import { inspectorSuite, say, SCREENSHOTS, shownTimeline, waitForState } from './browser-kit.js';
+import { inspectorSuite, say, screenshot, shownTimeline, waitForState } from './browser-kit.js';
 import { startPeerAgent } from './peer-agent.js';
 
 const { test, open, cleanup } = inspectorSuite();
@@ -69,7 +68,7 @@ describe('the inspector page in headless Chromium', () => {
       ['SOAP', 'unsupported'],
     ]);
     expect(await page.textContent('#choices')).toContain('picked, the first interface in the card');
-    await page.locator('#card-panel').screenshot({ path: join(SCREENSHOTS, 'card-problems.png') });
+    await screenshot(page.locator('#card-panel'), 'card-problems');
   });
 
   test('streams a task over gRPC (through the Node side), cancels it, and shows every event in order in the timeline', async () => {
@@ -103,7 +102,7 @@ describe('the inspector page in headless Chromium', () => {
     expect(shownText!.trim().split('\n')).toHaveLength(chunks);
     await page.click('#timeline tbody tr:last-child summary');
     await page.evaluate(() => (document.querySelector('#timeline-scroll')!.scrollTop = 1e6));
-    await page.locator('#conversation-panel').screenshot({ path: join(SCREENSHOTS, 'conversation.png') });
+    await screenshot(page.locator('#conversation-panel'), 'conversation');
   });
 
   test('continues a task after input-required over WebSocket, runs the checks (all pass on the reference agent), lists and gets tasks', async () => {
@@ -151,7 +150,7 @@ describe('the inspector page in headless Chromium', () => {
     expect(got.id).toBe(asked);
     expect(got.history).toHaveLength(1);
 
-    await page.locator('#checks-panel').screenshot({ path: join(SCREENSHOTS, 'checks.png') });
+    await screenshot(page.locator('#checks-panel'), 'checks');
   });
 
   test('sends a data part and a file part, and resubscribes to a running task (the new stream starts with the task as it is)', async () => {
