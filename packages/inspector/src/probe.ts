@@ -15,10 +15,11 @@ export interface InterfaceProbe {
   /**
    * `answered`: it answered in A2A (an unknown task's GetTask is refused
    * with an A2A error, as it should be); `refused`: it answered, but not the
-   * way A2A says; `unreachable`: no answer; `unsupported`: the inspector
-   * cannot speak that binding or version.
+   * way A2A says; `unauthenticated`: it answered, asking for credentials
+   * (enter them and inspect again); `unreachable`: no answer;
+   * `unsupported`: the inspector cannot speak that binding or version.
    */
-  readonly status: 'answered' | 'refused' | 'unreachable' | 'unsupported';
+  readonly status: 'answered' | 'refused' | 'unauthenticated' | 'unreachable' | 'unsupported';
   /** The protocol version the interface accepted, when it answered. */
   readonly acceptedVersion?: string;
   /** Milliseconds from the call to its answer. */
@@ -45,7 +46,14 @@ async function probeVersion(card: AgentCard, iface: AgentInterface, credentials:
       const expected = error.kind === 'TaskNotFound';
       return {
         latencyMs,
-        outcome: error.kind === 'VersionNotSupported' ? ('version' as const) : expected ? ('answered' as const) : ('refused' as const),
+        outcome:
+          error.kind === 'VersionNotSupported'
+            ? ('version' as const)
+            : expected
+              ? ('answered' as const)
+              : error.kind === 'Unauthenticated'
+                ? ('unauthenticated' as const)
+                : ('refused' as const),
         detail: `${error.kind} (${error.code})${expected ? '' : `: ${error.message}`}`,
       };
     }
