@@ -1,0 +1,135 @@
+import type { AuthPolicy, Logger, Principal } from '@taskwire/core';
+import { A2AError, bearerAuth } from '@taskwire/core';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { cachedOnce, fetchOpenIdConfiguration } from './discovery.js';
+import { codeOfJoseError, tokenError } from './token-errors.js';
+
+/**
+ * The asymmetric JWS algorithms `jwtAuth` accepts by default. Symmetric
+ * (`HS*`) algorithms and `none` are never in it, so a token signed with
+ * the issuer's public key as an HMAC secret is refused.
+ */
+export const ASYMMETRIC_ALGORITHMS: readonly string[] = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+
+/** The principal `jwtAuth` makes by default: `sub` as `id`, the granted scopes, and every claim. */
+export interface JwtPrincipal extends Principal {
+  /** Scopes from the `scope` claim (space-separated) or an `scp` array. */
+  readonly scopes: readonly string[];
+  readonly claims: JWTPayload;
+}
+
+/** Options of {@link jwtAuth}. */
+export interface JwtAuthOptions {
+  /** The issuer (`iss`) tokens must name, exactly; also where the OpenID configuration is discovered. */
+  readonly issuer: string;
+  /** The audience (`aud`) tokens must name: this agent's resource identifier (one of several). */
+  readonly audience: string | readonly string[];
+  /** The issuer's JWKS; default: `jwks_uri` of `<issuer>/.well-known/openid-configuration`. */
+  readonly jwksUri?: string;
+  /** Accepted JWS algorithms (default {@link ASYMMETRIC_ALGORITHMS}); `none` is refused whatever this says. */
+  readonly algorithms?: readonly string[];
+  /** Seconds of clock skew allowed on `exp`, `nbf` and `iat` (default 30). */
+  readonly clockTolerance?: number;
+  /** Required JOSE `typ` header, e.g. `at+jwt` for RFC 9068 access tokens (default: any). */
+  readonly typ?: string;
+  /** Makes the principal from the verified claims (default {@link defaultPrincipal}); `undefined` refuses the token. */
+  readonly principal?: (claims: JWTPayload) => Principal | undefined;
+  /** Longest token accepted, in bytes (default 8192); longer ones are refused before they are parsed. */
+  readonly maxTokenBytes?: number;
+  /** Time allowed for a discovery or JWKS fetch (default 5000 ms). */
+  readonly fetchTimeoutMs?: number;
+  /**
+   * Least time between two JWKS fetches made because a token named an
+   * unknown `kid` (default 30 000 ms): tokens with made-up key ids cannot
+   * make the agent hammer the issuer. Also how long a failed discovery
+   * waits before it is tried again.
+   */
+  readonly cooldownMs?: number;
+  /** How long fetched keys are used before they are fetched again (default 10 minutes). */
+  readonly cacheMaxAgeMs?: number;
+  /** `realm` of the `WWW-Authenticate` challenge (default `a2a`). */
+  readonly realm?: string;
+  /** Where failures to fetch the issuer's keys are reported (at `warn`). */
+  readonly logger?: Logger;
+}
+
+/** A verifier of bearer JWTs, usable alone or as a server's auth policy. */
+export interface JwtAuth extends AuthPolicy {
+  /** Verifies one token: resolves its principal or rejects with an `Unauthenticated` A2AError (RFC 6750 `invalid_token`). */
+  verify(token: string): Promise<Principal>;
+}
+
+/** Scopes a token grants: the space-separated `scope` claim, or the `scp` array some issuers use. */
+export function scopesOf(claims: JWTPayload): string[] {
+  if (typeof claims['scope'] === 'string') return claims['scope'].split(' ').filter(Boolean);
+  const scp = claims['scp'];
+  return Array.isArray(scp) ? scp.filter((s): s is string => typeof s === 'string') : [];
+}
+
+/** The default principal: `sub` as `id` (no `sub`: refused), the token's scopes, and its claims. */
+export function defaultPrincipal(claims: JWTPayload): JwtPrincipal | undefined {
+  if (typeof claims.sub !== 'string' || claims.sub === '') return undefined;
+  return { id: claims.sub, scopes: scopesOf(claims), claims };
+}
+
+/**
+ * OIDC / JWT bearer authentication. Verifies `Authorization: Bearer <jwt>`
+ * with the issuer's keys (discovered from its OpenID configuration unless
+ * `jwksUri` is given, cached, fetched again for an unknown `kid` at most
+ * once per `cooldownMs`), checks `exp`/`nbf`/`iat` (with `clockTolerance`),
+ * `iss`, `aud` and the algorithm, and maps the claims to the principal.
+ * Any failure is `Unauthenticated` with an RFC 6750 `invalid_token`
+ * challenge whose description says what failed, never the token; no token
+ * at all is an anonymous caller (refused unless `required: false`). The
+ * result is an auth policy: pass it as `auth` to any Taskwire server.
+ */
+export function jwtAuth(options: JwtAuthOptions): JwtAuth {
+  const algorithms = (options.algorithms ?? ASYMMETRIC_ALGORITHMS).filter((a) => a.toLowerCase() !== 'none');
+  const maxBytes = options.maxTokenBytes ?? 8192;
+  const timeoutMs = options.fetchTimeoutMs ?? 5000;
+  const cooldownMs = options.cooldownMs ?? 30_000;
+  const toPrincipal = options.principal ?? defaultPrincipal;
+  const keys = keySet(options, timeoutMs, cooldownMs);
+
+  const verify = async (token: string): Promise<Principal> => {
+    if (token.length > maxBytes) throw tokenError('too_large');
+    let claims: JWTPayload;
+    try {
+      const getKey = await keys();
+      ({ payload: claims } = await jwtVerify(token, getKey, {
+        issuer: options.issuer,
+        audience: options.audience as string | string[],
+        algorithms,
+        clockTolerance: options.clockTolerance ?? 30,
+        ...(options.typ !== undefined && { typ: options.typ }),
+      }));
+    } catch (error) {
+      const code = codeOfJoseError(error);
+      if (code && code !== 'keys_unavailable') throw tokenError(code);
+      options.logger?.warn({ error, issuer: options.issuer }, 'Taskwire auth: the issuer signing keys could not be fetched');
+      throw tokenError('keys_unavailable');
+    }
+    if (typeof claims.iat === 'number' && claims.iat > Date.now() / 1000 + (options.clockTolerance ?? 30)) throw tokenError('issued_in_future');
+    const principal = toPrincipal(claims);
+    if (!principal) throw tokenError('missing_subject');
+    return principal;
+  };
+  const authenticate = bearerAuth(verify);
+  return { authenticate, verify, challenge: `Bearer realm="${(options.realm ?? 'a2a').replace(/["\\]/g, '')}"` };
+}
+
+/** The key lookup: the JWKS at `jwksUri`, or at the `jwks_uri` discovery names (discovered once). */
+function keySet(options: JwtAuthOptions, timeoutMs: number, cooldownMs: number): () => Promise<JWTVerifyGetKey> {
+  const remote = (uri: string) =>
+    createRemoteJWKSet(new URL(uri), { timeoutDuration: timeoutMs, cooldownDuration: cooldownMs, cacheMaxAge: options.cacheMaxAgeMs ?? 600_000 });
+  if (options.jwksUri) {
+    const set = remote(options.jwksUri);
+    return () => Promise.resolve(set);
+  }
+  return cachedOnce(async () => {
+    const config = await fetchOpenIdConfiguration(options.issuer, timeoutMs);
+    if (!config.jwks_uri) throw new A2AError('Internal', `The OpenID configuration of ${options.issuer} names no jwks_uri; pass jwksUri`);
+    return remote(config.jwks_uri);
+  }, cooldownMs);
+}
