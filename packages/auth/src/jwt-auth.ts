@@ -1,7 +1,7 @@
 import type { AuthPolicy, Logger, Principal } from '@taskwire/core';
 import { A2AError, bearerAuth } from '@taskwire/core';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
 import { cachedOnce, fetchOpenIdConfiguration } from './discovery.js';
 import { codeOfJoseError, tokenError } from './token-errors.js';
 
@@ -42,10 +42,17 @@ export interface JwtAuthOptions {
   /**
    * Least time between two JWKS fetches made because a token named an
    * unknown `kid` (default 30 000 ms): tokens with made-up key ids cannot
-   * make the agent hammer the issuer. Also how long a failed discovery
-   * waits before it is tried again.
+   * make the agent hammer the issuer.
    */
   readonly cooldownMs?: number;
+  /**
+   * After a failed discovery or JWKS fetch (timeout, error status, not a
+   * key set), how long no new fetch is made (default 5000 ms): tokens are
+   * checked against the keys fetched before, if any, and otherwise refused
+   * at once as `keys_unavailable`, so an issuer outage is not answered
+   * with a fetch per request.
+   */
+  readonly retryAfterFailureMs?: number;
   /** How long fetched keys are used before they are fetched again (default 10 minutes). */
   readonly cacheMaxAgeMs?: number;
   /** `realm` of the `WWW-Authenticate` challenge (default `a2a`). */
@@ -105,6 +112,7 @@ export function jwtAuth(options: JwtAuthOptions): JwtAuth {
         ...(options.typ !== undefined && { typ: options.typ }),
       }));
     } catch (error) {
+      if (A2AError.is(error)) throw error;
       const code = codeOfJoseError(error);
       if (code && code !== 'keys_unavailable') throw tokenError(code);
       options.logger?.warn({ error, issuer: options.issuer }, 'Taskwire auth: the issuer signing keys could not be fetched');
@@ -119,10 +127,34 @@ export function jwtAuth(options: JwtAuthOptions): JwtAuth {
   return { authenticate, verify, challenge: `Bearer realm="${(options.realm ?? 'a2a').replace(/["\\]/g, '')}"` };
 }
 
+/**
+ * A remote key set that, for `retryAfterMs` after a failed fetch, makes
+ * no request: it answers from the keys it fetched before (unknown `kid`s
+ * are refused) or refuses every token as `keys_unavailable`.
+ */
+function guarded(set: ReturnType<typeof createRemoteJWKSet>, retryAfterMs: number): JWTVerifyGetKey {
+  let failedAt = -Infinity;
+  return async (header, token) => {
+    if (Date.now() - failedAt < retryAfterMs) {
+      const cached = set.jwks();
+      if (!cached) throw tokenError('keys_unavailable');
+      return createLocalJWKSet(cached)(header, token);
+    }
+    try {
+      return await set(header, token);
+    } catch (error) {
+      const code = codeOfJoseError(error);
+      if (code === undefined || code === 'keys_unavailable') failedAt = Date.now();
+      throw error;
+    }
+  };
+}
+
 /** The key lookup: the JWKS at `jwksUri`, or at the `jwks_uri` discovery names (discovered once). */
 function keySet(options: JwtAuthOptions, timeoutMs: number, cooldownMs: number): () => Promise<JWTVerifyGetKey> {
+  const retryAfterMs = options.retryAfterFailureMs ?? 5000;
   const remote = (uri: string) =>
-    createRemoteJWKSet(new URL(uri), { timeoutDuration: timeoutMs, cooldownDuration: cooldownMs, cacheMaxAge: options.cacheMaxAgeMs ?? 600_000 });
+    guarded(createRemoteJWKSet(new URL(uri), { timeoutDuration: timeoutMs, cooldownDuration: cooldownMs, cacheMaxAge: options.cacheMaxAgeMs ?? 600_000 }), retryAfterMs);
   if (options.jwksUri) {
     const set = remote(options.jwksUri);
     return () => Promise.resolve(set);
@@ -131,5 +163,5 @@ function keySet(options: JwtAuthOptions, timeoutMs: number, cooldownMs: number):
     const config = await fetchOpenIdConfiguration(options.issuer, timeoutMs);
     if (!config.jwks_uri) throw new A2AError('Internal', `The OpenID configuration of ${options.issuer} names no jwks_uri; pass jwksUri`);
     return remote(config.jwks_uri);
-  }, cooldownMs);
+  }, retryAfterMs);
 }
