@@ -10,5 +10,6 @@ export * from './jwt-auth.js';
 export * from './token-errors.js';
 export * from './scope-policy.js';
 export * from './card-security.js';
+export * from './mtls-auth.js';
 export { discoveryUrl, fetchOpenIdConfiguration } from './discovery.js';
 export type { OpenIdConfiguration } from './discovery.js';

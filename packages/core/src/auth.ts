@@ -9,6 +9,40 @@ import type { CallContext, Principal } from './service/call-context.js';
  */
 export interface AuthRequest {
   readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The client certificate of a TLS connection that presented one (HTTPS, gRPC over TLS, WSS). */
+  readonly certificate?: ClientCertificate | undefined;
+}
+
+/**
+ * A client certificate as transports hand it to auth hooks (the fields of
+ * node's `getPeerCertificate()` that name the peer).
+ */
+export interface ClientCertificate {
+  /** Subject attributes, e.g. `{ CN: 'billing-agent', O: 'Acme' }` (several values of one attribute as an array). */
+  readonly subject: Readonly<Record<string, string | readonly string[]>>;
+  /** The subjectAltName extension as node writes it: `DNS:agent.example.com, URI:spiffe://acme/agent`. */
+  readonly subjectAltName?: string | undefined;
+  /** SHA-256 fingerprint, colon-separated hex. */
+  readonly fingerprint256?: string | undefined;
+  /** True when the certificate chains to a CA the server trusts (the TLS layer checked it). */
+  readonly authorized: boolean;
+}
+
+/** The shape of node's peer certificate that {@link clientCertificateOf} reads (no `node:` import: core runs in browsers). */
+interface PeerCertificateLike {
+  readonly subject?: unknown;
+  readonly subjectaltname?: string | undefined;
+  readonly fingerprint256?: string | undefined;
+}
+
+/**
+ * The {@link ClientCertificate} of a TLS peer, from node's
+ * `getPeerCertificate()` result (an empty object when the peer sent none:
+ * then `undefined`) and whether the TLS layer authorized it.
+ */
+export function clientCertificateOf(peer: PeerCertificateLike | null | undefined, authorized: boolean): ClientCertificate | undefined {
+  if (!peer || typeof peer.subject !== 'object' || peer.subject === null) return undefined;
+  return { subject: { ...(peer.subject as Record<string, string | string[]>) }, subjectAltName: peer.subjectaltname, fingerprint256: peer.fingerprint256, authorized };
 }
 
 /**
