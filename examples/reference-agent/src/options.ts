@@ -12,6 +12,8 @@ export interface AgentOptions {
     | { kind: 'file'; dir: string }
     | { kind: 'postgres'; url: string; schema: string; migrate: boolean; leaseTtlMs: number | undefined };
   readonly apiKey: string | undefined;
+  /** Require OIDC / JWT bearer tokens from this issuer for this audience (`--oidc-issuer`, `--audience`). */
+  readonly oidc?: { readonly issuer: string; readonly audience: string } | undefined;
   /** On SIGTERM, how long running agents may go on before their tasks fail (SIGINT stops them at once). */
   readonly drainGraceMs: number;
 }
@@ -33,6 +35,9 @@ export const USAGE = `Usage: pnpm start [-- options]
   --drain-grace-ms <n>  on SIGTERM: stop taking work, let running agents finish within this, then
                       fail what is left and close streams so clients resume elsewhere (default 10000)
   --api-key <key>     require this key (x-api-key or Authorization: Bearer)
+  --oidc-issuer <url> require JWT access tokens from this OpenID provider (keys from its discovery
+                      document), with scopes tasks:read / tasks:write / tasks:push per method
+  --audience <uri>    with --oidc-issuer: the audience (resource) the tokens must name
   --help              this text`;
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
@@ -60,6 +65,8 @@ export function parseOptions(
       'lease-ttl-ms': { type: 'string' },
       'drain-grace-ms': { type: 'string' },
       'api-key': { type: 'string' },
+      'oidc-issuer': { type: 'string' },
+      audience: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -84,7 +91,11 @@ export function parseOptions(
   if (parsed.kind !== 'postgres' && values.migrate) throw new TypeError('--migrate applies to a postgres store only');
   if (parsed.kind !== 'postgres' && values['lease-ttl-ms'] !== undefined) throw new TypeError('--lease-ttl-ms applies to a postgres store only');
   const drainGraceMs = milliseconds(values['drain-grace-ms'], '--drain-grace-ms', 0) ?? DEFAULT_DRAIN_GRACE_MS;
-  return { host: values.host!, port, grpcPort, store: parsed, apiKey: values['api-key'], drainGraceMs };
+  const issuer = values['oidc-issuer'];
+  if ((issuer === undefined) !== (values.audience === undefined)) throw new TypeError('--oidc-issuer and --audience go together');
+  if (issuer !== undefined && values['api-key'] !== undefined) throw new TypeError('give either --api-key or --oidc-issuer, not both');
+  const oidc = issuer !== undefined ? { issuer, audience: values.audience! } : undefined;
+  return { host: values.host!, port, grpcPort, store: parsed, apiKey: values['api-key'], oidc, drainGraceMs };
 }
 
 /** A whole number of milliseconds of at least `min` from an option, or undefined when it is not given. */

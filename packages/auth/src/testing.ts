@@ -18,6 +18,8 @@ export interface TestIdpOptions {
   readonly clients: readonly TestClient[];
   /** Lifetime of access tokens, in seconds (default 300). */
   readonly tokenTtlSeconds?: number;
+  /** Port on 127.0.0.1 (default 0: a free one). */
+  readonly port?: number;
 }
 
 /** A real OpenID provider (`oidc-provider`) on 127.0.0.1, for tests and local loops. */
@@ -55,7 +57,10 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
     if (req.url?.startsWith('/jwks')) jwksFetches++;
     handler!(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const allScopes = [...new Set(options.clients.flatMap((c) => c.scopes))];
   const build = () => {
