@@ -7,7 +7,7 @@
  * `fetch` (CONCURRENCY in flight) to put the verifier's cost beside a whole
  * request's.
  *
- *   cd bench && npx -y pnpm@10.34.9 exec tsx src/auth-bench.ts [N] [REQUESTS] [CONCURRENCY]
+ *   cd bench && npx -y pnpm@10.34.9 exec tsx src/auth-bench.ts [N] [REQUESTS] [CONCURRENCY] [ROUNDS]
  *
  *   (after `npx -y pnpm@10.34.9 -r --filter "./packages/**" build`: it measures the built packages)
  */
@@ -24,6 +24,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 const N = Number(process.argv[2] ?? 20_000);
 const REQUESTS = Number(process.argv[3] ?? 5_000);
 const CONCURRENCY = Number(process.argv[4] ?? 16);
+const ROUNDS = Number(process.argv[5] ?? 3);
 const ISSUER = 'https://issuer.bench.test';
 const AUDIENCE = 'https://agent.bench.test';
 
@@ -89,6 +90,8 @@ try {
   const jwt = () => jwtAuth({ issuer: ISSUER, audience: AUDIENCE, jwksUri: keys.jwksUri });
   const rows: string[] = [];
   for (const alg of ['ES256', 'RS256'] as const) rows.push(`| jwtAuth ${alg} | ${(await verifierCost(jwt(), keys.tokens[alg])).toFixed(1)} |`);
+  const remembering = jwtAuth({ issuer: ISSUER, audience: AUDIENCE, jwksUri: keys.jwksUri, verifiedCacheMs: 60_000 });
+  rows.push(`| jwtAuth ES256, verifiedCacheMs 60 s (same token) | ${(await verifierCost(remembering, keys.tokens.ES256)).toFixed(2)} |`);
   rows.push(`| apiKeyAuth | ${(await verifierCost({ authenticate: apiKeyAuth({ k: 'p' }) }, 'k')).toFixed(2)} |`);
   console.log(`\nVerifier cost, key cached: ${N.toLocaleString()} authenticate calls each (node ${process.version})\n`);
   console.log('| hook | µs per call |\n| --- | ---: |');
@@ -99,13 +102,19 @@ try {
     ['apiKeyAuth', { authenticate: apiKeyAuth({ k: 'p' }) }, { 'x-api-key': 'k' }],
     ['jwtAuth ES256', jwt(), { authorization: `Bearer ${keys.tokens.ES256}` }],
     ['jwtAuth RS256', jwt(), { authorization: `Bearer ${keys.tokens.RS256}` }],
+    ['jwtAuth ES256, verifiedCacheMs 60 s', remembering, { authorization: `Bearer ${keys.tokens.ES256}` }],
   ];
   console.log(`\nJSON-RPC ListTasks over HTTP, ${REQUESTS.toLocaleString()} requests, ${CONCURRENCY} in flight, client and server in this process\n`);
-  console.log('| auth | requests/s | µs per request |\n| --- | ---: | ---: |');
-  for (const [name, auth, headers] of variants) {
-    const { rate, usPerRequest } = await requestCost(auth, headers);
-    console.log(`| ${name} | ${Math.round(rate).toLocaleString()} | ${usPerRequest.toFixed(0)} |`);
+  // Interleaved rounds, best of each: the machine's other load moves single runs a lot.
+  const best = new Map<string, { rate: number; usPerRequest: number }>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, auth, headers] of variants) {
+      const result = await requestCost(auth, headers);
+      if (result.rate > (best.get(name)?.rate ?? 0)) best.set(name, result);
+    }
   }
+  console.log(`| auth | requests/s (best of ${ROUNDS}) | µs per request |\n| --- | ---: | ---: |`);
+  for (const [name, { rate, usPerRequest }] of best) console.log(`| ${name} | ${Math.round(rate).toLocaleString()} | ${usPerRequest.toFixed(0)} |`);
 } finally {
   await keys.close();
 }

@@ -70,4 +70,17 @@ describe('jwtAuth against oidc-provider', () => {
       await new Promise<void>((resolve) => down.close(() => resolve()));
     }
   });
+
+  it('verifiedCacheMs remembers a verified token: accepted again without its key, which a verifier without the cache refuses', async () => {
+    const token = await idp.token(CLIENT);
+    const cached = jwtAuth({ issuer: idp.issuer, audience: AUDIENCE, verifiedCacheMs: 60_000 });
+    const uncached = jwtAuth({ issuer: idp.issuer, audience: AUDIENCE, cooldownMs: 0 });
+    expect((await cached.verify(token)).id).toBe('svc');
+    expect((await uncached.verify(token)).id).toBe('svc');
+    await idp.rotateKeys(true); // the token's key is withdrawn (this test runs last: it changes the provider's keys)
+    const fresh = await idp.token(CLIENT);
+    expect((await uncached.verify(fresh)).id).toBe('svc'); // the new key is fetched
+    expect((await refusal(uncached.verify(token))).metadata['tokenError']).toBe('unknown_key');
+    expect((await cached.verify(token)).id).toBe('svc');
+  });
 });

@@ -55,6 +55,17 @@ export interface JwtAuthOptions {
   readonly retryAfterFailureMs?: number;
   /** How long fetched keys are used before they are fetched again (default 10 minutes). */
   readonly cacheMaxAgeMs?: number;
+  /**
+   * Remember verified tokens this long (ms, default 0: off), so a client
+   * that sends the same token with every call is verified once: a lookup
+   * instead of a signature check. A token is never remembered past its
+   * `exp`, and at most `verifiedCacheSize` (default 1000) are kept. The
+   * price: a token stays accepted for up to this long after its key was
+   * withdrawn from the JWKS.
+   */
+  readonly verifiedCacheMs?: number;
+  /** Most tokens {@link verifiedCacheMs} remembers (default 1000; the oldest go first). */
+  readonly verifiedCacheSize?: number;
   /** `realm` of the `WWW-Authenticate` challenge (default `a2a`). */
   readonly realm?: string;
   /** Where failures to fetch the issuer's keys are reported (at `warn`). */
@@ -98,8 +109,17 @@ export function jwtAuth(options: JwtAuthOptions): JwtAuth {
   const cooldownMs = options.cooldownMs ?? 30_000;
   const toPrincipal = options.principal ?? defaultPrincipal;
   const keys = keySet(options, timeoutMs, cooldownMs);
+  const remembered = verifiedCache(options.verifiedCacheMs ?? 0, options.verifiedCacheSize ?? 1000);
 
-  const verify = async (token: string): Promise<Principal> => {
+  const check = async (token: string): Promise<Principal> => {
+    const known = remembered.get(token);
+    if (known) return known;
+    const { principal, exp } = await verifyToken(token);
+    remembered.set(token, principal, exp);
+    return principal;
+  };
+
+  const verifyToken = async (token: string): Promise<{ principal: Principal; exp: number | undefined }> => {
     if (token.length > maxBytes) throw tokenError('too_large');
     let claims: JWTPayload;
     try {
@@ -121,10 +141,29 @@ export function jwtAuth(options: JwtAuthOptions): JwtAuth {
     if (typeof claims.iat === 'number' && claims.iat > Date.now() / 1000 + (options.clockTolerance ?? 30)) throw tokenError('issued_in_future');
     const principal = toPrincipal(claims);
     if (!principal) throw tokenError('missing_subject');
-    return principal;
+    return { principal, exp: claims.exp };
   };
-  const authenticate = bearerAuth(verify);
-  return { authenticate, verify, challenge: `Bearer realm="${(options.realm ?? 'a2a').replace(/["\\]/g, '')}"` };
+  const authenticate = bearerAuth(check);
+  return { authenticate, verify: check, challenge: `Bearer realm="${(options.realm ?? 'a2a').replace(/["\\]/g, '')}"` };
+}
+
+/** Verified tokens and their principals, kept until `ttlMs` passed or the token expired (off when `ttlMs` is 0). */
+function verifiedCache(ttlMs: number, size: number) {
+  const entries = new Map<string, { principal: Principal; until: number }>();
+  return {
+    get(token: string): Principal | undefined {
+      const entry = entries.get(token);
+      if (!entry) return undefined;
+      if (Date.now() < entry.until) return entry.principal;
+      entries.delete(token);
+      return undefined;
+    },
+    set(token: string, principal: Principal, exp: number | undefined): void {
+      if (ttlMs <= 0) return;
+      if (entries.size >= size) entries.delete(entries.keys().next().value!);
+      entries.set(token, { principal, until: Math.min(Date.now() + ttlMs, exp === undefined ? Infinity : exp * 1000) });
+    },
+  };
 }
 
 /**
