@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 
-const BENCHES = ['core-bench', 'http-bench', 'grpc-bench', 'ws-bench', 'client-wait-bench', 'push-bench'];
+const BENCHES = ['core-bench', 'http-bench', 'grpc-bench', 'ws-bench', 'client-wait-bench', 'push-bench', 'auth-bench'];
 let failed = 0;
 for (const name of BENCHES) {
   console.log(`\n=== ${name}`);

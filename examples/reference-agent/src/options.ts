@@ -20,6 +20,8 @@ export interface AgentOptions {
   readonly publicGrpcUrl?: string | undefined;
   /** Build the card's URLs from the proxy's `Forwarded` / `X-Forwarded-Proto` / `X-Forwarded-Host` headers. */
   readonly trustProxy?: boolean;
+  /** Require OIDC / JWT bearer tokens from this issuer for this audience (`--oidc-issuer`, `--audience`). */
+  readonly oidc?: { readonly issuer: string; readonly audience: string } | undefined;
   /** On SIGTERM, how long running agents may go on before their tasks fail (SIGINT stops them at once). */
   readonly drainGraceMs: number;
 }
@@ -47,6 +49,9 @@ export const USAGE = `Usage: pnpm start [-- options]
                       --trust-proxy and without it, the card lists no gRPC interface
   --trust-proxy       build the card's URLs from the proxy's Forwarded / X-Forwarded-Proto /
                       X-Forwarded-Host headers (only behind a proxy that sets them)
+  --oidc-issuer <url> require JWT access tokens from this OpenID provider (keys from its discovery
+                      document), with scopes tasks:read / tasks:write / tasks:push per method
+  --audience <uri>    with --oidc-issuer: the audience (resource) the tokens must name
   --help              this text`;
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
@@ -77,6 +82,8 @@ export function parseOptions(
       'public-url': { type: 'string' },
       'public-grpc-url': { type: 'string' },
       'trust-proxy': { type: 'boolean', default: false },
+      'oidc-issuer': { type: 'string' },
+      audience: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -101,12 +108,17 @@ export function parseOptions(
   if (parsed.kind !== 'postgres' && values.migrate) throw new TypeError('--migrate applies to a postgres store only');
   if (parsed.kind !== 'postgres' && values['lease-ttl-ms'] !== undefined) throw new TypeError('--lease-ttl-ms applies to a postgres store only');
   const drainGraceMs = milliseconds(values['drain-grace-ms'], '--drain-grace-ms', 0) ?? DEFAULT_DRAIN_GRACE_MS;
+  const issuer = values['oidc-issuer'];
+  if ((issuer === undefined) !== (values.audience === undefined)) throw new TypeError('--oidc-issuer and --audience go together');
+  if (issuer !== undefined && values['api-key'] !== undefined) throw new TypeError('give either --api-key or --oidc-issuer, not both');
+  const oidc = issuer !== undefined ? { issuer, audience: values.audience! } : undefined;
   return {
     host: values.host!,
     port,
     grpcPort,
     store: parsed,
     apiKey: values['api-key'],
+    oidc,
     publicUrl: values['public-url'] === undefined ? undefined : publicBaseUrl(values['public-url'], '--public-url'),
     publicGrpcUrl: values['public-grpc-url'] === undefined ? undefined : grpcAddress(values['public-grpc-url'], '--public-grpc-url'),
     trustProxy: values['trust-proxy']!,

@@ -1,4 +1,5 @@
-import { apiKeyAuth, createMemoryTaskStore, TaskService, type Agent, type AgentCard, type AuthPolicy, type Logger, type TaskCoordinator, type TaskStore } from '@taskwire/core';
+import { cardSecurity, jwtAuth, SCOPES, scopePolicy } from '@taskwire/auth';
+import { apiKeyAuth, createMemoryTaskStore, TaskService, type Agent, type AgentCard, type AuthPolicy, type Authorize, type Logger, type TaskCoordinator, type TaskStore } from '@taskwire/core';
 import { FileTaskStore } from '@taskwire/core/file';
 import { createPostgresCoordinator, createPostgresTaskStore, migrate } from '@taskwire/postgres';
 import { grpcInterface, serveGrpc } from '@taskwire/server-grpc';
@@ -50,6 +51,18 @@ async function openStore(store: AgentOptions['store'], logger: Logger | undefine
 /** The WebSocket endpoint under an HTTP base URL (`https:` becomes `wss:`). */
 const wsUrlOf = (baseUrl: string) => `${baseUrl.replace(/^http/, 'ws')}/a2a/ws`;
 
+/** Who may call: an API key, or OIDC tokens with scopes per method (and the card's security schemes saying so); default anyone. */
+function accessOf(options: AgentOptions, logger: Logger | undefined): { auth?: AuthPolicy; authorize?: Authorize; security?: ReturnType<typeof cardSecurity> } {
+  if (options.oidc) {
+    const { issuer, audience } = options.oidc;
+    return { auth: jwtAuth({ issuer, audience, ...(logger && { logger }) }), authorize: scopePolicy(), security: cardSecurity({ oidc: { issuer, scopes: [SCOPES.read, SCOPES.write] } }) };
+  }
+  if (options.apiKey) {
+    return { auth: { authenticate: apiKeyAuth({ [options.apiKey]: 'api-key-user' }), challenge: 'ApiKey header="x-api-key"' }, security: cardSecurity({ apiKey: true }) };
+  }
+  return {};
+}
+
 /**
  * Serves the reference agent (or `served`: another agent and its card, as
  * examples/ai-sdk-agent does) on every transport: JSON-RPC, HTTP+JSON, the
@@ -65,11 +78,10 @@ export async function serveAll(
 ): Promise<RunningAgent> {
   const page = createWebPage({ endpoints: ['POST /a2a/jsonrpc', '/a2a/rest/...', 'GET /.well-known/agent-card.json', 'WebSocket /a2a/ws'], logger });
   const { store, coordinator } = await openStore(options.store, logger);
-  const auth: AuthPolicy | undefined = options.apiKey
-    ? { authenticate: apiKeyAuth({ [options.apiKey]: 'api-key-user' }), challenge: 'ApiKey header="x-api-key"' }
-    : undefined;
-  const { agent, card } = served;
-  const service = new TaskService({ store, agent, card, ...(logger && { logger }), ...(coordinator && { coordinator }) });
+  const { auth, authorize, security } = accessOf(options, logger);
+  const { agent } = served;
+  const card = { ...served.card, ...security };
+  const service = new TaskService({ store, agent, card, ...(authorize && { authorize }), ...(logger && { logger }), ...(coordinator && { coordinator }) });
   const opened: (() => Promise<void>)[] = [() => store.close(), ...(coordinator ? [() => coordinator.close()] : [])];
   const abandon = async (error: unknown): Promise<never> => {
     for (const close of opened.reverse()) await close().catch(() => undefined);

@@ -1,5 +1,6 @@
 import type { AgentCard, AgentInterface, ProtocolVersion, Transport, VerifyAgentCardOptions } from '@taskwire/core';
 import { agentCardToV1, AgentInterfaceSchema, issuePath, negotiateVersion, verifyAgentCard } from '@taskwire/core';
+import type { TokenProvider } from './auth/token-provider.js';
 import { TransientError } from './transient.js';
 
 /** Where agents publish their card, relative to their origin. */
@@ -15,6 +16,8 @@ export interface TransportTarget {
   readonly version: ProtocolVersion;
   readonly fetch: typeof fetch | undefined;
   readonly headers: Readonly<Record<string, string>> | undefined;
+  /** Where the transport gets bearer tokens (`createClient`'s `auth`), if anywhere. */
+  readonly token?: TokenProvider | undefined;
 }
 
 /** Makes a transport for an interface, or returns `undefined` when it cannot speak it (e.g. that version). */
@@ -130,7 +133,12 @@ function versionOf(iface: AgentInterface): ProtocolVersion | undefined {
 export function selectInterface(
   card: AgentCard,
   registry: TransportRegistry,
-  settings: { preferred?: readonly string[] | undefined; fetch?: typeof fetch | undefined; headers?: Readonly<Record<string, string>> | undefined } = {},
+  settings: {
+    preferred?: readonly string[] | undefined;
+    fetch?: typeof fetch | undefined;
+    headers?: Readonly<Record<string, string>> | undefined;
+    token?: TokenProvider | undefined;
+  } = {},
 ): SelectedInterface {
   const rank = (binding: string) => {
     const at = settings.preferred?.indexOf(binding) ?? -1;
@@ -149,6 +157,7 @@ export function selectInterface(
       version,
       fetch: settings.fetch,
       headers: settings.headers,
+      token: settings.token,
     });
     if (transport) return { iface, version, transport };
   }

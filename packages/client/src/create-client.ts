@@ -1,9 +1,14 @@
 import type { AgentCard, VerifyAgentCardOptions } from '@taskwire/core';
 import type { TransportRegistry } from './agent-card.js';
+import { withMissingCredentialHint } from './auth/bearer-transport.js';
+import type { TokenProvider } from './auth/token-provider.js';
 import { fetchAgentCard, parseAgentCard, requireSignedCard, selectInterface } from './agent-card.js';
 import type { ClientOptions } from './client.js';
 import { A2AClient } from './client.js';
 import { DEFAULT_TRANSPORTS } from './default-transports.js';
+
+/** Header names that carry a credential (their presence means the caller configured one). */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key']);
 
 /** Options of {@link createClient}. */
 export interface CreateClientOptions extends Omit<ClientOptions, 'card' | 'tenant' | 'version' | 'interface'> {
@@ -15,6 +20,14 @@ export interface CreateClientOptions extends Omit<ClientOptions, 'card' | 'tenan
   readonly transports?: TransportRegistry;
   /** The `fetch` for the card and the fetch transports. */
   readonly fetch?: typeof fetch;
+  /**
+   * Bearer tokens for every call, on every transport (`staticToken`,
+   * `clientCredentials`, `tokenCallback`): a call refused as
+   * Unauthenticated is retried once with a fresh token. Without `auth` or
+   * credential headers, a refusal names what the card's security
+   * requirements ask for.
+   */
+  readonly auth?: TokenProvider;
   /** Headers for the card request and every call (e.g. `x-api-key`), given to the transport. */
   readonly headers?: Readonly<Record<string, string>>;
   /** Aborts fetching the card. */
@@ -35,12 +48,13 @@ export interface CreateClientOptions extends Omit<ClientOptions, 'card' | 'tenan
  * request and speaks the interface's protocol version.
  */
 export async function createClient(url: string | URL, options: CreateClientOptions = {}): Promise<A2AClient> {
-  const { card: given, preferred, transports, fetch, headers, signal, verifyCard, ...clientOptions } = options;
+  const { card: given, preferred, transports, fetch, headers, signal, verifyCard, auth, ...clientOptions } = options;
   if (given && verifyCard) await requireSignedCard(given, verifyCard);
   const card = given ? parseAgentCard(given) : await fetchAgentCard(url, { fetch, headers, signal, verify: verifyCard });
   const registry = { ...DEFAULT_TRANSPORTS, ...transports };
-  const selected = selectInterface(card, registry, { preferred, fetch, headers });
-  return new A2AClient(selected.transport, {
+  const selected = selectInterface(card, registry, { preferred, fetch, headers, token: auth });
+  const credentials = auth || Object.keys(headers ?? {}).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase()));
+  return new A2AClient(credentials ? selected.transport : withMissingCredentialHint(selected.transport, card), {
     ...clientOptions,
     card,
     tenant: selected.iface.tenant || undefined,

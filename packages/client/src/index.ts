@@ -12,6 +12,8 @@ export * from './create-client.js';
 export * from './agent-card.js';
 export * from './default-transports.js';
 export * from './interceptors.js';
+export * from './auth/token-provider.js';
+export * from './auth/bearer-transport.js';
 export * from './retry.js';
 export * from './transient.js';
 export * from './backoff.js';

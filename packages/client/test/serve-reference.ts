@@ -5,6 +5,7 @@ import { grpcInterface, serveGrpc } from '@taskwire/server-grpc';
 import { httpInterfaces, serveA2A } from '@taskwire/server-http';
 import { attachWebSocket, WS_PROTOCOL_BINDING, wsInterface } from '@taskwire/server-ws';
 import type { TransportRegistry } from '../src/agent-card.js';
+import { withBearerToken } from '../src/auth/bearer-transport.js';
 import { grpcTransport } from '../src/grpc.js';
 import { wsTransport } from '../src/ws.js';
 
@@ -59,6 +60,6 @@ export async function serveEverywhere(service: TaskService, options: ServeOption
 
 /** Factories for the Node-only transports (the fetch ones are built in). */
 export const NODE_TRANSPORTS: TransportRegistry = {
-  GRPC: (t) => grpcTransport({ url: t.url, ...(t.headers && { metadata: t.headers }) }),
-  [WS_PROTOCOL_BINDING]: (t) => wsTransport({ url: t.url, ...(t.headers && { headers: t.headers }) }),
+  GRPC: (t) => withBearerToken(grpcTransport({ url: t.url, ...(t.headers && { metadata: t.headers }) }), t.token),
+  [WS_PROTOCOL_BINDING]: (t) => wsTransport({ url: t.url, ...(t.headers && { headers: t.headers }), ...(t.token && { token: t.token }) }),
 };

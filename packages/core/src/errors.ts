@@ -32,7 +32,9 @@ interface ErrorSpec {
 /**
  * Every error Taskwire reports, once: its JSON-RPC code, gRPC status, HTTP
  * status, `google.rpc.ErrorInfo` reason and default message (A2A v1.0.1
- * table, plus the JSON-RPC 2.0 standard errors and authentication).
+ * table, plus the JSON-RPC 2.0 standard errors, authentication and
+ * authorization: `Unauthenticated` for a missing or bad credential,
+ * `PermissionDenied` for a known caller who may not make the call).
  */
 export const ERROR_TABLE = {
   TaskNotFound: { code: -32001, grpc: 'NOT_FOUND', http: 404, reason: 'TASK_NOT_FOUND', message: 'Task not found' },
@@ -50,6 +52,7 @@ export const ERROR_TABLE = {
   InvalidParams: { code: -32602, grpc: 'INVALID_ARGUMENT', http: 400, reason: 'INVALID_PARAMS', message: 'Invalid parameters' },
   Internal: { code: -32603, grpc: 'INTERNAL', http: 500, reason: 'INTERNAL', message: 'Internal error' },
   Unauthenticated: { code: -32030, grpc: 'UNAUTHENTICATED', http: 401, reason: 'UNAUTHENTICATED', message: 'Authentication required' },
+  PermissionDenied: { code: -32031, grpc: 'PERMISSION_DENIED', http: 403, reason: 'PERMISSION_DENIED', message: 'The caller may not make this call' },
   PayloadTooLarge: { code: -32600, grpc: 'RESOURCE_EXHAUSTED', http: 413, reason: 'PAYLOAD_TOO_LARGE', message: 'Request body too large' },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -1,6 +1,6 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { AuthPolicy, CallContext, Principal } from '@taskwire/core';
-import { A2AError, authenticateRequest, negotiateVersion } from '@taskwire/core';
+import { A2AError, authenticateRequest, clientCertificateOf, negotiateVersion } from '@taskwire/core';
 import { GRPC_PROTOCOL_VERSION, headersOf, METADATA } from './metadata.js';
 
 // What the server adapter reads from a grpc-js call besides its message.
@@ -48,7 +48,9 @@ export class GrpcCallContext<C extends SurfaceCall = SurfaceCall> implements Cal
     try {
       this.readMetadata();
       if (!auth) return body(this.#call, this);
-      return authenticateRequest(auth, { headers: headersOf(this.#call.metadata) }).then((principal) => {
+      const peer = this.#call.getAuthContext?.().sslPeerCertificate;
+      const certificate = clientCertificateOf(peer, peer !== undefined);
+      return authenticateRequest(auth, { headers: headersOf(this.#call.metadata), certificate }).then((principal) => {
         this.principal = principal;
         return body(this.#call, this);
       });

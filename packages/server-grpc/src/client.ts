@@ -26,6 +26,7 @@ const KIND_OF_STATUS: Partial<Record<number, A2AErrorKind>> = {
   [GRPC_STATUS.INVALID_ARGUMENT]: 'InvalidParams',
   [GRPC_STATUS.NOT_FOUND]: 'TaskNotFound',
   [GRPC_STATUS.UNAUTHENTICATED]: 'Unauthenticated',
+  [GRPC_STATUS.PERMISSION_DENIED]: 'PermissionDenied',
   [GRPC_STATUS.UNIMPLEMENTED]: 'MethodNotFound',
   [GRPC_STATUS.RESOURCE_EXHAUSTED]: 'PayloadTooLarge',
 };

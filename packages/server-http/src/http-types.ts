@@ -1,3 +1,4 @@
+import type { ClientCertificate } from '@taskwire/core';
 import type { SseStream } from './sse-stream.js';
 
 /** Request headers with lower-case names, as node and fetch both provide them. */
@@ -23,6 +24,8 @@ export interface HttpRequest {
   readonly body: () => Promise<string>;
   /** A body some framework already parsed (Express `json()`); used instead of {@link body}. */
   readonly parsedBody?: unknown;
+  /** The client certificate of a TLS connection, read when auth asks for it (node host over HTTPS). */
+  readonly certificate?: () => ClientCertificate | undefined;
 }
 
 /** A complete answer: a status, headers and a text body (`''` for none). */

@@ -42,6 +42,7 @@ interface Refused {
 /** HTTP statuses of errors that concern the HTTP exchange itself; everything else is a 200 carrying a JSON-RPC error. */
 const HTTP_STATUS_OF: Partial<Record<A2AError['kind'], number>> = {
   Unauthenticated: 401,
+  PermissionDenied: 403,
   PayloadTooLarge: 413,
   ContentTypeNotSupported: UNSUPPORTED_MEDIA_TYPE,
 };

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '@taskwire/core';
-import { A2AError } from '@taskwire/core';
+import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import type { ClientCertificate, Logger } from '@taskwire/core';
+import { A2AError, clientCertificateOf } from '@taskwire/core';
 import type { CoreHandle, HttpRequest, StreamReply, TextReply } from './http-types.js';
 import { pathOf } from './http-types.js';
 import { decodeBody } from './json-body.js';
@@ -104,6 +106,12 @@ async function writeStream(res: ServerResponse, reply: StreamReply, state: HostS
   }
 }
 
+/** The client certificate of a TLS socket (`undefined` on plain TCP or when the client sent none). */
+export function peerCertificate(socket: Socket | TLSSocket | null | undefined): ClientCertificate | undefined {
+  if (!socket || !('getPeerCertificate' in socket)) return undefined;
+  return clientCertificateOf(socket.getPeerCertificate(), socket.authorized);
+}
+
 /** The node host of a core handler (see {@link NodeHandler}). */
 export function nodeHandler(handle: CoreHandle, maxBodyBytes: number, logger: Logger | undefined, state: HostState): NodeHandler {
   return (req, res, next) => {
@@ -117,6 +125,7 @@ export function nodeHandler(handle: CoreHandle, maxBodyBytes: number, logger: Lo
       body: () => readBody(req, maxBodyBytes),
       // A framework's parsed body counts only when it consumed the stream (Express 4 sets `{}` when it did not parse).
       parsedBody: req.readableEnded ? (req as { body?: unknown }).body : undefined,
+      certificate: () => peerCertificate(req.socket),
     };
     handle(request)
       .then((reply) => {

@@ -1,5 +1,5 @@
 import type { Logger } from '@taskwire/core';
-import { A2AError } from '@taskwire/core';
+import { A2AError, authChallenge } from '@taskwire/core';
 import type { TextReply } from './http-types.js';
 
 /** Media type of JSON-RPC bodies. */
@@ -40,11 +40,14 @@ export function restErrorBody(error: A2AError, httpStatus = error.httpStatus) {
 
 /**
  * Extra headers an error's answer needs: `WWW-Authenticate` for
- * `Unauthenticated` (RFC 9110 requires it on a 401) and `Connection: close`
+ * `Unauthenticated` (RFC 9110 requires it on a 401; with RFC 6750's
+ * `error` parameters when the error names one) and for an
+ * `insufficient_scope` 403 and `Connection: close`
  * after a refused oversized body, so the rest of it is never read.
  */
 export function errorHeaders(error: A2AError, challenge: string | undefined): Record<string, string> | undefined {
-  if (error.kind === 'Unauthenticated') return { 'www-authenticate': challenge ?? 'Bearer realm="a2a"' };
+  if (error.kind === 'Unauthenticated') return { 'www-authenticate': authChallenge(error, challenge) };
+  if (error.kind === 'PermissionDenied' && error.metadata['error']) return { 'www-authenticate': authChallenge(error, challenge) };
   if (error.kind === 'PayloadTooLarge') return { connection: 'close' };
   return undefined;
 }

@@ -26,7 +26,7 @@ function requestedExtensions(request: HttpRequest): string[] | undefined {
 
 /** Authenticates the caller (throws `Unauthenticated`); without a policy every caller is anonymous. */
 export function authenticate(request: HttpRequest, auth: AuthPolicy | undefined): Promise<Principal | undefined> | undefined {
-  return auth && authenticateRequest(auth, { headers: request.headers as Readonly<Record<string, string | undefined>> });
+  return auth && authenticateRequest(auth, { headers: request.headers as Readonly<Record<string, string | undefined>>, certificate: request.certificate?.() });
 }
 
 /**

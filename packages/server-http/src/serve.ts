@@ -70,6 +70,13 @@ export interface ServeA2AOptions extends Omit<A2AHttpOptions, 'card' | 'publicUr
    * checks). Default: 404 with an A2A error body.
    */
   readonly fallback?: (request: IncomingMessage, response: ServerResponse) => void;
+  /**
+   * Serve HTTPS with these `node:https` options (`key`, `cert`, and for
+   * mutual TLS `ca`, `requestCert: true`, `rejectUnauthorized: true`);
+   * the client certificate reaches the auth hooks (`mtlsAuth` from
+   * `@taskwire/auth`). Default: plain HTTP.
+   */
+  readonly tls?: import('node:https').ServerOptions;
   /** Bounds on slow or idle clients (see {@link HttpTimeouts}); short by default. */
   readonly timeouts?: HttpTimeouts;
   /**
@@ -112,10 +119,11 @@ function urlHost(host: string): string {
  * {@link HttpTimeouts}). Resolves once it listens.
  */
 export async function serveA2A(options: ServeA2AOptions): Promise<A2AServer> {
-  const { createServer } = await import('node:http');
   const publicUrl = options.publicUrl === undefined ? undefined : publicBaseUrl(options.publicUrl);
   const host = options.host ?? '127.0.0.1';
-  const server = createServer(serverTimeouts(options.timeouts));
+  const server: Server = options.tls
+    ? (await import('node:https')).createServer({ ...options.tls, ...serverTimeouts(options.timeouts) })
+    : (await import('node:http')).createServer(serverTimeouts(options.timeouts));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -124,7 +132,7 @@ export async function serveA2A(options: ServeA2AOptions): Promise<A2AServer> {
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${urlHost(host)}:${port}`;
+  const url = `${options.tls ? 'https' : 'http'}://${urlHost(host)}:${port}`;
   const given = options.card;
   const serviceCard = options.service.card;
   const card: CardSource | undefined =

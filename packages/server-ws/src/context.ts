@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import type { AuthPolicy, CallContext } from '@taskwire/core';
-import { A2AError, authenticateRequest, negotiateVersion } from '@taskwire/core';
+import { A2AError, authenticateRequest, clientCertificateOf, negotiateVersion } from '@taskwire/core';
 import { TRPCError } from '@trpc/server';
 import type { CreateWSSContextFnOptions } from '@trpc/server/adapters/ws';
 import type { WebSocket } from 'ws';
@@ -79,7 +80,9 @@ export function createContextFactory(options: ContextOptions) {
   return async ({ req, res, info }: CreateWSSContextFnOptions): Promise<A2ARouterContext> => {
     const headers = connectionHeaders(req.headers, info.connectionParams);
     try {
-      const principal = await authenticateRequest(options.auth, { headers });
+      const socket = req.socket as Partial<TLSSocket>;
+      const certificate = socket.getPeerCertificate ? clientCertificateOf(socket.getPeerCertificate(), socket.authorized === true) : undefined;
+      const principal = await authenticateRequest(options.auth, { headers, certificate });
       const version = bindingVersion(headers['a2a-version']);
       const extensions = headers['a2a-extensions']
         ?.split(',')

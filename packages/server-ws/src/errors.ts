@@ -49,6 +49,7 @@ const A2A_KIND_OF_TRPC: Partial<Record<TRPC_ERROR_CODE_KEY, A2AErrorKind>> = {
   NOT_FOUND: 'MethodNotFound',
   METHOD_NOT_SUPPORTED: 'MethodNotFound',
   UNAUTHORIZED: 'Unauthenticated',
+  FORBIDDEN: 'PermissionDenied',
   PAYLOAD_TOO_LARGE: 'PayloadTooLarge',
 };
 

@@ -16,6 +16,17 @@ export interface CliArgs {
   readonly state: string | undefined;
   readonly url: string | undefined;
   readonly apiKey: string | undefined;
+  /** A bearer token (`--token`). */
+  readonly token: string | undefined;
+  /** OAuth 2.0 client credentials: `--client-id`, `--client-secret`, `--token-url` or `--issuer`, `--scope`, `--resource`. */
+  readonly oauth: {
+    readonly clientId: string | undefined;
+    readonly clientSecret: string | undefined;
+    readonly tokenUrl: string | undefined;
+    readonly issuer: string | undefined;
+    readonly scopes: readonly string[];
+    readonly resource: string | undefined;
+  };
   readonly headers: Readonly<Record<string, string>>;
   readonly transports: readonly string[];
   readonly fresh: boolean;
@@ -53,6 +64,13 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         state: { type: 'string' },
         url: { type: 'string' },
         'api-key': { type: 'string' },
+        token: { type: 'string' },
+        'client-id': { type: 'string' },
+        'client-secret': { type: 'string' },
+        'token-url': { type: 'string' },
+        issuer: { type: 'string' },
+        scope: { type: 'string', multiple: true },
+        resource: { type: 'string' },
         header: { type: 'string', multiple: true, short: 'H' },
         transport: { type: 'string', multiple: true },
         new: { type: 'boolean' },
@@ -77,6 +95,15 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     state: values.state,
     url: values.url,
     apiKey: values['api-key'],
+    token: values.token,
+    oauth: {
+      clientId: values['client-id'],
+      clientSecret: values['client-secret'],
+      tokenUrl: values['token-url'],
+      issuer: values.issuer,
+      scopes: (values.scope ?? []).flatMap((s) => s.split(' ')).filter(Boolean),
+      resource: values.resource,
+    },
     headers: Object.fromEntries((values.header ?? []).map(header)),
     transports: values.transport ?? [],
     fresh: values.new ?? false,
@@ -110,6 +137,11 @@ Options:
   --new                    start a new conversation instead of continuing the saved one
   --state <file>           the conversation state file (default ~/.taskwire/conversations.json, or TASKWIRE_STATE)
   --api-key <key>          send x-api-key (or set TASKWIRE_API_KEY)
+  --token <token>          send Authorization: Bearer <token> (or set TASKWIRE_TOKEN)
+  --client-id <id>         get tokens with OAuth 2.0 client credentials; the secret comes from
+                           TASKWIRE_CLIENT_SECRET (or --client-secret, visible to other users)
+  --token-url <url>        the token endpoint (or --issuer <url> to discover it)
+  --scope <scope>          a scope to ask for (repeatable); --resource <uri> the audience
   -H, --header <'N: v'>    send a header with every request (repeatable)
   --transport <binding>    preferred binding: JSONRPC, HTTP+JSON, GRPC or WS (repeatable, in order)
   -v, --verbose            say which transport each command uses (on stderr)

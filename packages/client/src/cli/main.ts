@@ -13,6 +13,7 @@ import * as commands from './commands.js';
 import type { InspectorModule } from './inspect.js';
 import { INSPECTOR_MISSING, loadInspector } from './inspect.js';
 import type { CommandContext } from './commands.js';
+import { tokenProviderOf } from './credentials.js';
 import { loadState, saveState, statePath } from './state-file.js';
 import { describeConnection, preferredBindings } from './targets.js';
 
@@ -48,8 +49,10 @@ function clientOptions(args: CliArgs, env: CliIo['env'], transports: TransportRe
   const apiKey = args.apiKey ?? env.TASKWIRE_API_KEY;
   const headers = { ...(apiKey && { 'x-api-key': apiKey }), ...args.headers };
   const preferred = preferredBindings(args.transports, Object.keys({ ...DEFAULT_TRANSPORTS, ...transports }));
+  const auth = tokenProviderOf(args, env);
   return {
     transports,
+    ...(auth && { auth }),
     ...(Object.keys(headers).length > 0 && { headers }),
     ...(preferred.length > 0 && { preferred }),
   };

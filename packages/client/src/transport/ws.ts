@@ -1,6 +1,7 @@
 import type { CallOptions, ParamsOf, ResultOf, StreamEvent, StreamMethodName, StreamResponse, Transport, UnaryMethodName } from '@taskwire/core';
 import { A2A_ERROR_DOMAIN, A2AError, errorFromWire, METHODS } from '@taskwire/core';
 import { createTRPCUntypedClient, createWSClient, TRPCClientError, wsLink } from '@trpc/client';
+import type { TokenProvider } from '../auth/token-provider.js';
 import { TransientError } from '../transient.js';
 
 /** A WebSocket class: the platform's, or `ws`'s (Node 20 has none of its own). */
@@ -22,6 +23,12 @@ export interface WsTransportOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The same names as `headers`, sent as the connection's first message (works in browsers). */
   readonly connectionParams?: ConnectionParams;
+  /**
+   * Bearer tokens for the connection: asked for on every connect (so a
+   * reconnect carries a fresh one) and sent as the `authorization`
+   * connection param, next to `connectionParams`.
+   */
+  readonly token?: TokenProvider;
   /** The WebSocket class; default the platform's, else `ws` (an optional peer dependency). */
   readonly WebSocket?: WebSocketClass;
   /** Client pings that detect a dead connection (then reconnect); default every 30 s, 10 s to answer. `false`: off. */
@@ -94,6 +101,13 @@ function either(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSi
 /** How long a failed call waits for a closing connection to say why it closed (a refusal), at most. */
 const CLOSE_GRACE_MS = 2_000;
 
+/** The connection params of a connect: the given ones, plus `authorization` from the token provider. */
+function connectionParamsOf(options: WsTransportOptions): ConnectionParams {
+  const { connectionParams: given, token } = options;
+  if (!token) return given!;
+  return async () => ({ ...(typeof given === 'function' ? await given() : given), authorization: `Bearer ${await token.token()}` });
+}
+
 /**
  * The WebSocket class the connection uses: `options.WebSocket`, the
  * platform's, or `ws`'s; with the upgrade headers, when there are any (`ws`
@@ -149,7 +163,7 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
         url: options.url,
         WebSocket,
         keepAlive,
-        ...(options.connectionParams && { connectionParams: options.connectionParams }),
+        ...((options.connectionParams || options.token) && { connectionParams: connectionParamsOf(options) }),
         ...(options.retryDelayMs && { retryDelayMs: options.retryDelayMs }),
         onClose(event) {
           // Runs before the failed calls settle, so each of them reports the refusal.

@@ -1,4 +1,5 @@
 import type { Agent } from '../agent/agent.js';
+import type { Authorize } from '../auth.js';
 import { invalidParams } from '../errors.js';
 import type { MethodName, ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
 import { METHODS } from '../methods.js';
@@ -20,6 +21,14 @@ export interface TaskServiceOptions {
   readonly card?: AgentCard;
   /** The card served by GetExtendedAgentCard (needs `capabilities.extendedAgentCard`). */
   readonly extendedCard?: AgentCard | ((context: CallContext) => AgentCard | Promise<AgentCard>);
+  /**
+   * Decides whether the caller may make a call, after its params are
+   * validated and before anything runs: resolve to allow, throw (a
+   * `PermissionDenied` A2AError) to refuse. `scopePolicy` from
+   * `@taskwire/auth` builds one from scopes per method and per skill.
+   * Default: every authenticated caller may call every method.
+   */
+  readonly authorize?: Authorize;
   /** History returned when a request leaves historyLength unset; default: all of it. */
   readonly defaultHistoryLength?: number;
   /**

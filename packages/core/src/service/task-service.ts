@@ -82,13 +82,17 @@ export class TaskService implements A2AHandlers {
     } catch (error) {
       return Promise.reject(error);
     }
+    const authorize = this.options.authorize;
+    if (authorize) return Promise.resolve(authorize({ method, params: parsed, context })).then(() => handler.call(this, parsed, context));
     return handler.call(this, parsed, context);
   }
 
   /** Validates `params` for a stream `method` and opens the stream. */
   async stream(method: StreamMethodName, params: unknown, context: CallContext = {}): Promise<AsyncIterable<StreamEvent>> {
     const handler = this[method] as (p: unknown, c: CallContext) => Promise<AsyncIterable<StreamEvent>>;
-    return handler.call(this, parseParams(method, params), context);
+    const parsed = parseParams(method, params);
+    await this.options.authorize?.({ method, params: parsed, context });
+    return handler.call(this, parsed, context);
   }
 
   async SendMessage(params: SendMessageRequest, context: CallContext): Promise<ResultOf<'SendMessage'>> {
@@ -199,6 +203,7 @@ export class TaskService implements A2AHandlers {
   async resumeStreamingMessage(params: unknown, context: CallContext = {}): Promise<AsyncIterable<StreamEvent>> {
     this.requireStreaming();
     const parsed = parseParams('SubscribeToTask', params);
+    await this.options.authorize?.({ method: 'SubscribeToTask', params: parsed, context });
     const record = await this.visible(parsed.id, context, parsed.tenant);
     return subscribeToTask(this.engine, record, {
       afterSequence: parsed.afterSequence,

@@ -1,4 +1,4 @@
-import type { A2AErrorKind, Task } from '@taskwire/core';
+import type { A2AErrorKind, AgentCard, AuthPolicy, Authorize, Task } from '@taskwire/core';
 import { A2AError, apiKeyAuth, createMemoryPushConfigStore, createMemoryTaskStore, TaskService } from '@taskwire/core';
 import { referenceAgent, referenceAgentCard } from '@taskwire/reference-agent';
 import { grpcInterface, serveGrpc } from '@taskwire/server-grpc';
@@ -20,13 +20,24 @@ export interface TwoPrincipalHost {
  * Serves the reference agent (memory task and push-config stores, a card
  * with `pushNotifications: true`) over JSON-RPC, HTTP+JSON, WebSocket and
  * gRPC on free ports of 127.0.0.1, with one auth policy for all of them:
- * {@link KEYS} name `alice` and `bob`; no key is refused.
+ * by default {@link KEYS} name `alice` and `bob`; no key is refused.
+ * `options` can put another policy (`jwtAuth`), an `authorize` hook and
+ * an extended card in place.
  */
-export async function serveTwoPrincipals(): Promise<TwoPrincipalHost> {
-  const auth = { authenticate: apiKeyAuth({ [KEYS.alice]: 'alice', [KEYS.bob]: 'bob' }) };
+export async function serveTwoPrincipals(
+  options: { auth?: AuthPolicy; authorize?: Authorize; extendedCard?: AgentCard; security?: Pick<AgentCard, 'securitySchemes' | 'securityRequirements'> } = {},
+): Promise<TwoPrincipalHost> {
+  const auth = options.auth ?? { authenticate: apiKeyAuth({ [KEYS.alice]: 'alice', [KEYS.bob]: 'bob' }) };
   const base = referenceAgentCard([]);
-  const card = { ...base, capabilities: { ...base.capabilities, pushNotifications: true } };
-  const service = new TaskService({ store: createMemoryTaskStore(), agent: referenceAgent, card, push: { store: createMemoryPushConfigStore() } });
+  const card = { ...base, ...options.security, capabilities: { ...base.capabilities, pushNotifications: true, extendedAgentCard: options.extendedCard !== undefined } };
+  const service = new TaskService({
+    store: createMemoryTaskStore(),
+    agent: referenceAgent,
+    card,
+    push: { store: createMemoryPushConfigStore() },
+    ...(options.authorize && { authorize: options.authorize }),
+    ...(options.extendedCard && { extendedCard: options.extendedCard }),
+  });
   const grpc = await serveGrpc({ service, auth });
   const http = await serveA2A({
     service,
