@@ -13,14 +13,12 @@
  *
  *   cd bench && npx -y pnpm@10.34.9 exec tsx src/pg-bench.ts [--rounds 3] [--duration 5] [--warmup 2] [--connections 32]
  */
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrate } from '@taskwire/postgres';
 import pg from 'pg';
 import { checkEcho, load, median, once, requestBody, benchOptions } from './http-load.js';
 import { startBenchCluster } from './pg-cluster.js';
+import { migratePeer } from './pg-peer.js';
 import { JSON_RPC_PATH, ROUND_TRIPS_PATH } from './pg-servers.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
@@ -36,13 +34,6 @@ interface Sample {
   readonly serverCpu: number;
   readonly pgCpu: number;
   readonly trips: number;
-}
-
-/** Applies @a2a-js/sdk's own migrations with its `a2a-db` command. */
-function migratePeer(url: string): void {
-  const cli = join(dirname(createRequire(import.meta.url).resolve('@a2a-js/sdk')), 'cli', 'a2a_db.js');
-  const result = spawnSync(process.execPath, [cli, 'upgrade', '--url', url], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`a2a-db upgrade failed: ${result.stderr}${result.stdout}`);
 }
 
 async function main(): Promise<void> {
