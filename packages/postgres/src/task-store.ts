@@ -25,13 +25,22 @@ import { databaseError, lookupable, storable } from './database-errors.js';
 import { openMigrated } from './migrate.js';
 import { EventRetention, resolveRetention, type EventRetentionOptions } from './retention.js';
 import { prepared } from './schema-name.js';
+import { SnapshotLags, type SnapshotOptions } from './snapshot-lag.js';
 import { listResponse, listStatement, type ListRow } from './task-list.js';
+import { taskOfRow } from './task-row.js';
 import { clusterParameters, taskStatements, type TaskStatements } from './task-sql.js';
 
 /** Options of {@link createPostgresTaskStore}: the connection, and how long event logs are kept. */
 export interface PostgresTaskStoreOptions extends PostgresConnectionOptions {
   /** Event log retention (default: every event is kept as long as its task). */
   readonly retention?: EventRetentionOptions;
+  /**
+   * How far a streaming task's stored JSON may lag its event log (default:
+   * 100 events or 1 s): chunks and same-state status updates are logged
+   * alone in between, so each costs the same however long the task grew.
+   * Reads are exact regardless (see {@link SnapshotOptions}).
+   */
+  readonly snapshots?: SnapshotOptions;
 }
 
 /** A commit was refused because the task is terminal: a finished task's row never changes. Re-read it (a {@link VersionConflictError}). */
@@ -45,9 +54,14 @@ export class TerminalTaskError extends VersionConflictError {
 /**
  * A {@link TaskStore} on PostgreSQL (see the package README). Every call is
  * one statement, except `delete` (a short transaction); a commit is one
- * round trip. Reads return fresh objects parsed from the stored JSON
+ * round trip. A commit that only appends (`CommitRequest.appendOnly`: an
+ * artifact chunk, a status update in the same state) logs its events
+ * without rewriting the task's JSON, within the bounds of
+ * {@link PostgresTaskStoreOptions.snapshots}; reads reduce the events
+ * logged after the stored JSON onto it, so they see every commit. Reads return fresh objects parsed from the stored JSON
  * (copies: changing them changes nothing stored). Several processes may
- * share the tables: nothing is cached between calls. Database outages
+ * share the tables: nothing read is cached between calls (the store only
+ * remembers the versions it wrote, to know how far each snapshot lags). Database outages
  * reject with a retryable `Internal` A2AError; ids and owners PostgreSQL
  * cannot store (NUL characters) reject with `InvalidParams` before any SQL.
  */
@@ -60,11 +74,15 @@ export class PostgresTaskStore implements TaskStore {
   /** Set once replicas share the tables: what announces every commit to them. */
   private notifier: CommitNotifier | undefined;
 
+  private readonly lags: SnapshotLags;
+
   private constructor(
     private readonly connection: Connection,
     private readonly retention: EventRetention,
+    snapshots: SnapshotOptions | undefined,
   ) {
     this.maxEvents = retention.maxEventsPerTask;
+    this.lags = new SnapshotLags(snapshots, this.maxEvents);
     this.sql = taskStatements(connection.qualified, this.maxEvents);
   }
 
@@ -72,7 +90,7 @@ export class PostgresTaskStore implements TaskStore {
   static async open(options: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
     const retention = resolveRetention(options.retention);
     const connection = await openMigrated(options, 'createPostgresTaskStore', 'opening the task store');
-    const store = new PostgresTaskStore(connection, new EventRetention(connection, retention, options.logger));
+    const store = new PostgresTaskStore(connection, new EventRetention(connection, retention, options.logger), options.snapshots);
     store.retention.start();
     return store;
   }
@@ -103,14 +121,11 @@ export class PostgresTaskStore implements TaskStore {
   async get(taskId: string): Promise<TaskRecord | undefined> {
     this.check();
     if (!lookupable(taskId)) return undefined;
-    const { rows } = await this.query<{ owner: string; version: number; last_sequence: string; trace: string | null; task: string }>(
-      this.sql.get,
-      [taskId],
-      'reading a task',
-    );
+    type Row = { owner: string; version: number; last_sequence: string; trace: string | null; task: string; pending: string[] | null };
+    const { rows } = await this.query<Row>(this.sql.get, [taskId], 'reading a task');
     const row = rows[0];
     if (row === undefined) return undefined;
-    const record = { task: JSON.parse(row.task) as Task, version: row.version, owner: row.owner, lastSequence: Number(row.last_sequence) };
+    const record = { task: taskOfRow(row.task, row.pending), version: row.version, owner: row.owner, lastSequence: Number(row.last_sequence) };
     return row.trace === null ? record : { ...record, trace: row.trace };
   }
 
@@ -118,31 +133,40 @@ export class PostgresTaskStore implements TaskStore {
     this.check();
     const { task } = request;
     const id = storable(task.id, 'task id');
+    const creating = request.expectedVersion === 0;
+    const count = request.events.length;
+    // A chunk or a same-state status update logs its events alone while the snapshot is recent enough (see SnapshotLags).
+    const append = !creating && request.appendOnly === true && this.lags.mayAppend(id, request.expectedVersion, count);
     const values: unknown[] = [
       id,
       storable(request.owner, 'tenant'),
       storable(task.contextId, 'contextId'),
       task.status.state,
       timestampSortKey(task.status.timestamp),
-      JSON.stringify(task),
+      append ? null : JSON.stringify(task),
       request.events.map((event) => JSON.stringify(event)),
     ];
-    const creating = request.expectedVersion === 0;
     values.push(creating ? (request.trace === undefined ? null : storable(request.trace, 'traceparent')) : request.expectedVersion);
     if (this.maxEvents !== undefined) values.push(this.maxEvents);
     if (this.notifier !== undefined) values.push(...clusterParameters(request.lease));
-    const { rows } = await this.query<{ version: number; last_sequence: string }>(
-      creating ? this.sql.create : this.sql.update,
-      values,
-      'storing a task',
-      true,
-    );
+    let rows: { version: number; last_sequence: string }[];
+    try {
+      ({ rows } = await this.query<{ version: number; last_sequence: string }>(creating ? this.sql.create : append ? this.sql.append : this.sql.update, values, 'storing a task', true));
+    } catch (error) {
+      this.lags.forget(id);
+      throw error;
+    }
     const row = rows[0];
-    if (row === undefined) throw await this.refusal(request);
+    if (row === undefined) {
+      this.lags.forget(id);
+      throw await this.refusal(request);
+    }
+    if (append) this.lags.appended(id, row.version, count);
+    else this.lags.wrote(id, row.version, isTerminal(task.status.state));
     const lastSequence = Number(row.last_sequence);
     // A task's first commit wakes nobody: no one can have followed an id that did not exist (a blocking echo announces nothing).
     if (!creating) this.notifier?.announce(id, lastSequence);
-    return { version: row.version, firstSequence: lastSequence - request.events.length + 1, lastSequence };
+    return { version: row.version, firstSequence: lastSequence - count + 1, lastSequence };
   }
 
   async list(query: TaskQuery): Promise<ListTasksResponse> {
@@ -166,6 +190,7 @@ export class PostgresTaskStore implements TaskStore {
       await client.query('COMMIT');
       client.release();
       client = undefined;
+      this.lags.forget(taskId);
       if (removed.rowCount === 0) return false;
       this.removals.emit(taskId);
       return true;
