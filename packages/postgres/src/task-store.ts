@@ -28,6 +28,8 @@ import { prepared } from './schema-name.js';
 import { SnapshotLags, type SnapshotOptions } from './snapshot-lag.js';
 import { listResponse, listStatement, type ListRow } from './task-list.js';
 import { taskOfRow } from './task-row.js';
+import { CommitBatcher } from './commit-batch.js';
+import { batchStatement, batchValues, type BatchedUpdate } from './task-batch-sql.js';
 import { clusterParameters, taskStatements, type TaskStatements } from './task-sql.js';
 
 /** Options of {@link createPostgresTaskStore}: the connection, and how long event logs are kept. */
@@ -41,6 +43,21 @@ export interface PostgresTaskStoreOptions extends PostgresConnectionOptions {
    * Reads are exact regardless (see {@link SnapshotOptions}).
    */
   readonly snapshots?: SnapshotOptions;
+  /**
+   * Stores the updates made in one event-loop turn together, in one
+   * statement (default true): many streaming tasks then cost one round trip
+   * and one transaction per turn instead of one per event. Each commit still
+   * resolves only once stored, with its own outcome. Creates, and the
+   * commits of replicas sharing the tables (`shareCommits`), are always
+   * single statements.
+   */
+  readonly batchCommits?: boolean;
+}
+
+/** A commit waiting in a batch: the request, and its values (validated, events as JSON). */
+interface Batched {
+  readonly request: CommitRequest;
+  readonly update: BatchedUpdate;
 }
 
 /** A commit was refused because the task is terminal: a finished task's row never changes. Re-read it (a {@link VersionConflictError}). */
@@ -75,14 +92,18 @@ export class PostgresTaskStore implements TaskStore {
   private notifier: CommitNotifier | undefined;
 
   private readonly lags: SnapshotLags;
+  private readonly batcher: CommitBatcher<Batched, CommitResult> | undefined;
+  private readonly batchSql: string;
 
   private constructor(
     private readonly connection: Connection,
     private readonly retention: EventRetention,
-    snapshots: SnapshotOptions | undefined,
+    options: PostgresTaskStoreOptions,
   ) {
     this.maxEvents = retention.maxEventsPerTask;
-    this.lags = new SnapshotLags(snapshots, this.maxEvents);
+    this.lags = new SnapshotLags(options.snapshots, this.maxEvents);
+    this.batchSql = batchStatement(connection.qualified, this.maxEvents !== undefined);
+    if (options.batchCommits !== false) this.batcher = new CommitBatcher((commits) => this.commitBatch(commits));
     this.sql = taskStatements(connection.qualified, this.maxEvents);
   }
 
@@ -90,7 +111,7 @@ export class PostgresTaskStore implements TaskStore {
   static async open(options: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
     const retention = resolveRetention(options.retention);
     const connection = await openMigrated(options, 'createPostgresTaskStore', 'opening the task store');
-    const store = new PostgresTaskStore(connection, new EventRetention(connection, retention, options.logger), options.snapshots);
+    const store = new PostgresTaskStore(connection, new EventRetention(connection, retention, options.logger), options);
     store.retention.start();
     return store;
   }
@@ -132,41 +153,84 @@ export class PostgresTaskStore implements TaskStore {
   async commit(request: CommitRequest): Promise<CommitResult> {
     this.check();
     const { task } = request;
-    const id = storable(task.id, 'task id');
+    const update: BatchedUpdate = {
+      id: storable(task.id, 'task id'),
+      owner: storable(request.owner, 'tenant'),
+      contextId: storable(task.contextId, 'contextId'),
+      state: task.status.state,
+      statusKey: timestampSortKey(task.status.timestamp),
+      task: null,
+      events: request.events.map((event) => JSON.stringify(event)),
+      expectedVersion: request.expectedVersion,
+    };
+    // Updates of one process (no leases) go in batches; creates and replicas' commits are single statements.
+    if (this.batcher !== undefined && request.expectedVersion !== 0 && this.notifier === undefined) return this.batcher.add(update.id, { request, update });
+    return this.commitOne(request, update);
+  }
+
+  /** `update` with the task JSON, unless the commit may only append (see SnapshotLags). */
+  private withTask(request: CommitRequest, update: BatchedUpdate): BatchedUpdate {
+    const append = request.expectedVersion !== 0 && request.appendOnly === true && this.lags.mayAppend(update.id, request.expectedVersion, update.events.length);
+    return append ? update : { ...update, task: JSON.stringify(request.task) };
+  }
+
+  /** Stores one commit in one statement. */
+  private async commitOne(request: CommitRequest, prepared: BatchedUpdate): Promise<CommitResult> {
+    const update = this.withTask(request, prepared);
     const creating = request.expectedVersion === 0;
-    const count = request.events.length;
-    // A chunk or a same-state status update logs its events alone while the snapshot is recent enough (see SnapshotLags).
-    const append = !creating && request.appendOnly === true && this.lags.mayAppend(id, request.expectedVersion, count);
-    const values: unknown[] = [
-      id,
-      storable(request.owner, 'tenant'),
-      storable(task.contextId, 'contextId'),
-      task.status.state,
-      timestampSortKey(task.status.timestamp),
-      append ? null : JSON.stringify(task),
-      request.events.map((event) => JSON.stringify(event)),
-    ];
+    const values: unknown[] = [update.id, update.owner, update.contextId, update.state, update.statusKey, update.task, update.events];
     values.push(creating ? (request.trace === undefined ? null : storable(request.trace, 'traceparent')) : request.expectedVersion);
     if (this.maxEvents !== undefined) values.push(this.maxEvents);
     if (this.notifier !== undefined) values.push(...clusterParameters(request.lease));
     let rows: { version: number; last_sequence: string }[];
     try {
-      ({ rows } = await this.query<{ version: number; last_sequence: string }>(creating ? this.sql.create : append ? this.sql.append : this.sql.update, values, 'storing a task', true));
+      const text = creating ? this.sql.create : update.task === null ? this.sql.append : this.sql.update;
+      ({ rows } = await this.query<{ version: number; last_sequence: string }>(text, values, 'storing a task', true));
     } catch (error) {
-      this.lags.forget(id);
+      this.lags.forget(update.id);
       throw error;
     }
     const row = rows[0];
-    if (row === undefined) {
-      this.lags.forget(id);
-      throw await this.refusal(request);
+    return row === undefined ? Promise.reject(await this.refused(request)) : this.stored(request, update, row.version, Number(row.last_sequence));
+  }
+
+  /** Stores a batch of updates of distinct tasks in one statement (one alone as {@link commitOne} does). */
+  private async commitBatch(commits: readonly Batched[]): Promise<(CommitResult | { readonly failed: unknown })[]> {
+    if (commits.length === 1) {
+      const [{ request, update }] = commits as [Batched];
+      return [await this.commitOne(request, update).catch((error: unknown) => ({ failed: error }))];
     }
-    if (append) this.lags.appended(id, row.version, count);
-    else this.lags.wrote(id, row.version, isTerminal(task.status.state));
-    const lastSequence = Number(row.last_sequence);
+    const updates = commits.map(({ request, update }) => this.withTask(request, update));
+    let rows: { i: string; version: number; last_sequence: string }[];
+    try {
+      ({ rows } = await this.query<{ i: string; version: number; last_sequence: string }>(this.batchSql, batchValues(updates, this.maxEvents), 'storing tasks', true));
+    } catch (error) {
+      for (const update of updates) this.lags.forget(update.id);
+      throw error;
+    }
+    const stored = new Map(rows.map((row) => [Number(row.i) - 1, row]));
+    return Promise.all(
+      commits.map(async ({ request }, i) => {
+        const row = stored.get(i);
+        if (row === undefined) return { failed: await this.refused(request) };
+        return this.stored(request, updates[i]!, row.version, Number(row.last_sequence));
+      }),
+    );
+  }
+
+  /** Bookkeeping of a stored commit: the snapshot lag, the announcement to other replicas; its result. */
+  private stored(request: CommitRequest, update: BatchedUpdate, version: number, lastSequence: number): CommitResult {
+    if (update.task === null) this.lags.appended(update.id, version, update.events.length);
+    else this.lags.wrote(update.id, version, isTerminal(request.task.status.state));
     // A task's first commit wakes nobody: no one can have followed an id that did not exist (a blocking echo announces nothing).
-    if (!creating) this.notifier?.announce(id, lastSequence);
-    return { version: row.version, firstSequence: lastSequence - count + 1, lastSequence };
+    if (request.expectedVersion !== 0) this.notifier?.announce(update.id, lastSequence);
+    return { version, firstSequence: lastSequence - update.events.length + 1, lastSequence };
+  }
+
+  /** Why a commit changed nothing (see {@link refusal}); the task's snapshot lag is unknown from now on. */
+  private async refused(request: CommitRequest): Promise<Error> {
+    this.lags.forget(request.task.id);
+    return this.refusal(request);
   }
 
   async list(query: TaskQuery): Promise<ListTasksResponse> {
