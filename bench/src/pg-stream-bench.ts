@@ -122,10 +122,10 @@ async function main(): Promise<void> {
     await admin.end();
     await migrate({ connectionString: cluster.database('bench_ours') });
     migratePeer(cluster.database('bench_peer'));
-    const databases: Record<string, string | undefined> = { 'ours-pg': 'bench_ours', 'peer-pg': 'bench_peer', 'ours-memory': undefined };
+    const databases: Record<string, string | undefined> = { 'peer-pg': 'bench_peer', 'ours-memory': undefined };
     const servers: ServerProcess[] = [];
     for (const kind of args.servers.split(',')) {
-      const database = databases[kind];
+      const database = kind in databases ? databases[kind] : 'bench_ours';
       const env = database ? { BENCH_DATABASE_URL: cluster.database(database) } : undefined;
       const server = await startServerProcess(SERVERS, kind, (port) => `http://127.0.0.1:${port}${JSON_RPC_PATH}`, env);
       started.push(server);
