@@ -4,14 +4,12 @@ import {
   OwnerMismatchError,
   RemovalListeners,
   StoreClosedError,
-  timestampSortKey,
   VersionConflictError,
   type CommitRequest,
   type CommitResult,
   type ListTasksResponse,
   type Logger,
   type StoredEvent,
-  type Task,
   type TaskQuery,
   type TaskRecord,
   type TaskState,
@@ -21,16 +19,15 @@ import type pg from 'pg';
 import { eventsChannel } from './cluster/names.js';
 import { CommitNotifier } from './cluster/notifier.js';
 import type { Connection, PostgresConnectionOptions } from './connection.js';
-import { databaseError, lookupable, storable } from './database-errors.js';
+import { databaseError, lookupable } from './database-errors.js';
 import { openMigrated } from './migrate.js';
 import { EventRetention, resolveRetention, type EventRetentionOptions } from './retention.js';
 import { prepared } from './schema-name.js';
-import { SnapshotLags, type SnapshotOptions } from './snapshot-lag.js';
+import type { SnapshotOptions } from './snapshot-lag.js';
+import { TaskCommits } from './task-commits.js';
 import { listResponse, listStatement, type ListRow } from './task-list.js';
 import { taskOfRow } from './task-row.js';
-import { CommitBatcher } from './commit-batch.js';
-import { batchStatement, batchValues, type BatchedUpdate } from './task-batch-sql.js';
-import { clusterParameters, taskStatements, type TaskStatements } from './task-sql.js';
+import { taskStatements, type TaskStatements } from './task-sql.js';
 
 /** Options of {@link createPostgresTaskStore}: the connection, and how long event logs are kept. */
 export interface PostgresTaskStoreOptions extends PostgresConnectionOptions {
@@ -54,11 +51,7 @@ export interface PostgresTaskStoreOptions extends PostgresConnectionOptions {
   readonly batchCommits?: boolean;
 }
 
-/** A commit waiting in a batch: the request, and its values (validated, events as JSON). */
-interface Batched {
-  readonly request: CommitRequest;
-  readonly update: BatchedUpdate;
-}
+
 
 /** A commit was refused because the task is terminal: a finished task's row never changes. Re-read it (a {@link VersionConflictError}). */
 export class TerminalTaskError extends VersionConflictError {
@@ -91,9 +84,7 @@ export class PostgresTaskStore implements TaskStore {
   /** Set once replicas share the tables: what announces every commit to them. */
   private notifier: CommitNotifier | undefined;
 
-  private readonly lags: SnapshotLags;
-  private readonly batcher: CommitBatcher<Batched, CommitResult> | undefined;
-  private readonly batchSql: string;
+  private readonly commits: TaskCommits;
 
   private constructor(
     private readonly connection: Connection,
@@ -101,10 +92,18 @@ export class PostgresTaskStore implements TaskStore {
     options: PostgresTaskStoreOptions,
   ) {
     this.maxEvents = retention.maxEventsPerTask;
-    this.lags = new SnapshotLags(options.snapshots, this.maxEvents);
-    this.batchSql = batchStatement(connection.qualified, this.maxEvents !== undefined);
-    if (options.batchCommits !== false) this.batcher = new CommitBatcher((commits) => this.commitBatch(commits));
     this.sql = taskStatements(connection.qualified, this.maxEvents);
+    this.commits = new TaskCommits(
+      {
+        query: (text, values, during, outcomeUnknown) => this.query(text, values, during, outcomeUnknown),
+        refusal: (request) => this.refusal(request),
+        statements: () => this.sql,
+        notifier: () => this.notifier,
+      },
+      connection.qualified,
+      this.maxEvents,
+      options,
+    );
   }
 
   /** Opens the store: checks the schema is migrated (see {@link createPostgresTaskStore}). */
@@ -150,87 +149,9 @@ export class PostgresTaskStore implements TaskStore {
     return row.trace === null ? record : { ...record, trace: row.trace };
   }
 
-  async commit(request: CommitRequest): Promise<CommitResult> {
+  commit(request: CommitRequest): Promise<CommitResult> {
     this.check();
-    const { task } = request;
-    const update: BatchedUpdate = {
-      id: storable(task.id, 'task id'),
-      owner: storable(request.owner, 'tenant'),
-      contextId: storable(task.contextId, 'contextId'),
-      state: task.status.state,
-      statusKey: timestampSortKey(task.status.timestamp),
-      task: null,
-      events: request.events.map((event) => JSON.stringify(event)),
-      expectedVersion: request.expectedVersion,
-    };
-    // Updates of one process (no leases) go in batches; creates and replicas' commits are single statements.
-    if (this.batcher !== undefined && request.expectedVersion !== 0 && this.notifier === undefined) return this.batcher.add(update.id, { request, update });
-    return this.commitOne(request, update);
-  }
-
-  /** `update` with the task JSON, unless the commit may only append (see SnapshotLags). */
-  private withTask(request: CommitRequest, update: BatchedUpdate): BatchedUpdate {
-    const append = request.expectedVersion !== 0 && request.appendOnly === true && this.lags.mayAppend(update.id, request.expectedVersion, update.events.length);
-    return append ? update : { ...update, task: JSON.stringify(request.task) };
-  }
-
-  /** Stores one commit in one statement. */
-  private async commitOne(request: CommitRequest, prepared: BatchedUpdate): Promise<CommitResult> {
-    const update = this.withTask(request, prepared);
-    const creating = request.expectedVersion === 0;
-    const values: unknown[] = [update.id, update.owner, update.contextId, update.state, update.statusKey, update.task, update.events];
-    values.push(creating ? (request.trace === undefined ? null : storable(request.trace, 'traceparent')) : request.expectedVersion);
-    if (this.maxEvents !== undefined) values.push(this.maxEvents);
-    if (this.notifier !== undefined) values.push(...clusterParameters(request.lease));
-    let rows: { version: number; last_sequence: string }[];
-    try {
-      const text = creating ? this.sql.create : update.task === null ? this.sql.append : this.sql.update;
-      ({ rows } = await this.query<{ version: number; last_sequence: string }>(text, values, 'storing a task', true));
-    } catch (error) {
-      this.lags.forget(update.id);
-      throw error;
-    }
-    const row = rows[0];
-    return row === undefined ? Promise.reject(await this.refused(request)) : this.stored(request, update, row.version, Number(row.last_sequence));
-  }
-
-  /** Stores a batch of updates of distinct tasks in one statement (one alone as {@link commitOne} does). */
-  private async commitBatch(commits: readonly Batched[]): Promise<(CommitResult | { readonly failed: unknown })[]> {
-    if (commits.length === 1) {
-      const [{ request, update }] = commits as [Batched];
-      return [await this.commitOne(request, update).catch((error: unknown) => ({ failed: error }))];
-    }
-    const updates = commits.map(({ request, update }) => this.withTask(request, update));
-    let rows: { i: string; version: number; last_sequence: string }[];
-    try {
-      ({ rows } = await this.query<{ i: string; version: number; last_sequence: string }>(this.batchSql, batchValues(updates, this.maxEvents), 'storing tasks', true));
-    } catch (error) {
-      for (const update of updates) this.lags.forget(update.id);
-      throw error;
-    }
-    const stored = new Map(rows.map((row) => [Number(row.i) - 1, row]));
-    return Promise.all(
-      commits.map(async ({ request }, i) => {
-        const row = stored.get(i);
-        if (row === undefined) return { failed: await this.refused(request) };
-        return this.stored(request, updates[i]!, row.version, Number(row.last_sequence));
-      }),
-    );
-  }
-
-  /** Bookkeeping of a stored commit: the snapshot lag, the announcement to other replicas; its result. */
-  private stored(request: CommitRequest, update: BatchedUpdate, version: number, lastSequence: number): CommitResult {
-    if (update.task === null) this.lags.appended(update.id, version, update.events.length);
-    else this.lags.wrote(update.id, version, isTerminal(request.task.status.state));
-    // A task's first commit wakes nobody: no one can have followed an id that did not exist (a blocking echo announces nothing).
-    if (request.expectedVersion !== 0) this.notifier?.announce(update.id, lastSequence);
-    return { version, firstSequence: lastSequence - update.events.length + 1, lastSequence };
-  }
-
-  /** Why a commit changed nothing (see {@link refusal}); the task's snapshot lag is unknown from now on. */
-  private async refused(request: CommitRequest): Promise<Error> {
-    this.lags.forget(request.task.id);
-    return this.refusal(request);
+    return this.commits.commit(request);
   }
 
   async list(query: TaskQuery): Promise<ListTasksResponse> {
@@ -254,7 +175,7 @@ export class PostgresTaskStore implements TaskStore {
       await client.query('COMMIT');
       client.release();
       client = undefined;
-      this.lags.forget(taskId);
+      this.commits.forget(taskId);
       if (removed.rowCount === 0) return false;
       this.removals.emit(taskId);
       return true;
