@@ -24,7 +24,7 @@ import { migrate } from '@taskwire/postgres';
 import { median, requestBody, REQUEST_HEADERS } from './http-load.js';
 import { startBenchCluster } from './pg-cluster.js';
 import { migratePeer } from './pg-peer.js';
-import { JSON_RPC_PATH } from './pg-servers.js';
+import { JSON_RPC_PATH, ROUND_TRIPS_PATH } from './pg-servers.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
 const { values: args } = parseArgs({
@@ -86,6 +86,13 @@ interface Sample {
   readonly serverCpu: number;
   readonly pgCpu: number;
   readonly p99: number;
+  readonly trips: number;
+}
+
+/** The database round trips a server made so far (NaN for the memory server, which has none). */
+async function roundTrips(server: ServerProcess): Promise<number> {
+  if (server.kind === 'ours-memory') return Number.NaN;
+  return Number(await (await fetch(server.url.replace(JSON_RPC_PATH, ROUND_TRIPS_PATH))).text());
 }
 
 /** `connections` loops opening streams of `slow n 0` for `seconds`; checks each stream completed with every event. */
@@ -94,6 +101,7 @@ async function run(server: ServerProcess, n: number, seconds: number, pgCpu: () 
   const expected = 2 * n + 2;
   const delays: number[] = [];
   let events = 0;
+  const trips0 = await roundTrips(server);
   const [cpu0, pg0, t0] = [server.cpuSeconds(), pgCpu(), performance.now()];
   const until = t0 + seconds * 1000;
   await Promise.all(
@@ -109,8 +117,9 @@ async function run(server: ServerProcess, n: number, seconds: number, pgCpu: () 
   );
   const elapsed = (performance.now() - t0) / 1000;
   const [cpu1, pg1] = [server.cpuSeconds(), pgCpu()];
+  const trips = ((await roundTrips(server)) - trips0) / events;
   delays.sort((a, b) => a - b);
-  return { rate: events / elapsed, serverCpu: ((cpu1 - cpu0) * 1e6) / events, pgCpu: ((pg1 - pg0) * 1e6) / events, p99: delays[Math.floor(delays.length * 0.99)] ?? Number.NaN };
+  return { rate: events / elapsed, serverCpu: ((cpu1 - cpu0) * 1e6) / events, pgCpu: ((pg1 - pg0) * 1e6) / events, p99: delays[Math.floor(delays.length * 0.99)] ?? Number.NaN, trips };
 }
 
 async function main(): Promise<void> {
@@ -143,7 +152,7 @@ async function main(): Promise<void> {
           samples.get(server.kind)!.push(sample);
           const pgText = server.kind === 'ours-memory' ? '    -' : fmt(sample.pgCpu).padStart(5);
           console.log(
-            `  N=${n} round ${round} ${server.kind.padEnd(11)} ${fmt(sample.rate).padStart(7)} events/s  node CPU ${fmt(sample.serverCpu).padStart(5)} µs/event  PostgreSQL CPU ${pgText} µs/event  p99 delay ${fmt(sample.p99)} ms`,
+            `  N=${n} round ${round} ${server.kind.padEnd(11)} ${fmt(sample.rate).padStart(7)} events/s  node CPU ${fmt(sample.serverCpu).padStart(5)} µs/event  PostgreSQL CPU ${pgText} µs/event  p99 delay ${fmt(sample.p99)} ms  ${fmt(sample.trips, 3)} round trips/event`,
           );
         }
       }
@@ -152,14 +161,15 @@ async function main(): Promise<void> {
         const k = server.kind;
         const memory = k === 'ours-memory';
         const [node, pgc] = [med(k, (s) => s.serverCpu), med(k, (s) => s.pgCpu)];
-        table.push(`| ${n} | ${k} | ${fmt(med(k, (s) => s.rate))} | ${fmt(node)} | ${memory ? '-' : fmt(pgc)} | ${fmt(memory ? node : node + pgc)} | ${fmt(med(k, (s) => s.p99))} |`);
+        const trips = memory ? '-' : fmt(med(k, (s) => s.trips), 3);
+        table.push(`| ${n} | ${k} | ${fmt(med(k, (s) => s.rate))} | ${fmt(node)} | ${memory ? '-' : fmt(pgc)} | ${fmt(memory ? node : node + pgc)} | ${fmt(med(k, (s) => s.p99))} | ${trips} |`);
       }
       if (samples.has('ours-pg') && samples.has('peer-pg')) {
         console.log(`  N=${n}: ours-pg ${fmt(med('ours-pg', (s) => s.rate) / med('peer-pg', (s) => s.rate), 1)}x the peer's events/s`);
       }
     }
-    console.log('\n| N | server | events/s | node CPU µs/event | PostgreSQL CPU µs/event | node + PostgreSQL µs/event | p99 delay ms |');
-    console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+    console.log('\n| N | server | events/s | node CPU µs/event | PostgreSQL CPU µs/event | node + PostgreSQL µs/event | p99 delay ms | round trips/event |');
+    console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const line of table) console.log(line);
   } finally {
     await Promise.all(started.map((s) => s.stop()));

@@ -53,7 +53,7 @@ export class TaskCommits {
   }
 
   /** Stores `request` (see {@link PostgresTaskStore.commit}). */
-  commit(request: CommitRequest): Promise<CommitResult> {
+  async commit(request: CommitRequest): Promise<CommitResult> {
     const { task } = request;
     const update: BatchedUpdate = {
       id: storable(task.id, 'task id'),

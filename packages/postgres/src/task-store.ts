@@ -149,7 +149,7 @@ export class PostgresTaskStore implements TaskStore {
     return row.trace === null ? record : { ...record, trace: row.trace };
   }
 
-  commit(request: CommitRequest): Promise<CommitResult> {
+  async commit(request: CommitRequest): Promise<CommitResult> {
     this.check();
     return this.commits.commit(request);
   }
