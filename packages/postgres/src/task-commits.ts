@@ -1,9 +1,9 @@
-import { isTerminal, timestampSortKey, type CommitRequest, type CommitResult } from '@taskwire/core';
+import { isTerminal, SnapshotLags, timestampSortKey, type CommitRequest, type CommitResult, type SnapshotOptions } from '@taskwire/core';
 import type pg from 'pg';
 import type { CommitNotifier } from './cluster/notifier.js';
 import { CommitBatcher } from './commit-batch.js';
 import { storable } from './database-errors.js';
-import { SnapshotLags, type SnapshotOptions } from './snapshot-lag.js';
+
 import { batchStatement, batchValues, type BatchedUpdate } from './task-batch-sql.js';
 import { clusterParameters, type TaskStatements } from './task-sql.js';
 

@@ -23,7 +23,7 @@ import { databaseError, lookupable } from './database-errors.js';
 import { openMigrated } from './migrate.js';
 import { EventRetention, resolveRetention, type EventRetentionOptions } from './retention.js';
 import { prepared } from './schema-name.js';
-import type { SnapshotOptions } from './snapshot-lag.js';
+import type { SnapshotOptions } from '@taskwire/core';
 import { TaskCommits } from './task-commits.js';
 import { listResponse, listStatement, type ListRow } from './task-list.js';
 import { taskOfRow } from './task-row.js';
