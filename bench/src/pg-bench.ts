@@ -13,18 +13,13 @@
  *
  *   cd bench && npx -y pnpm@10.34.9 exec tsx src/pg-bench.ts [--rounds 3] [--duration 5] [--warmup 2] [--connections 32]
  */
-import { fileURLToPath } from 'node:url';
-import { migrate } from '@taskwire/postgres';
-import pg from 'pg';
 import { checkEcho, load, median, once, requestBody, benchOptions } from './http-load.js';
 import { startBenchCluster } from './pg-cluster.js';
-import { migratePeer } from './pg-peer.js';
-import { JSON_RPC_PATH, ROUND_TRIPS_PATH } from './pg-servers.js';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { benchDatabases, roundTrips } from './pg-peer.js';
+import type { ServerProcess } from './server-process.js';
 
 const { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, warmup: WARMUP } = benchOptions();
 const ECHO = requestBody('SendMessage', 'echo hi');
-const SERVERS = fileURLToPath(new URL('./pg-servers.ts', import.meta.url));
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** One measured run of one server. */
@@ -40,20 +35,10 @@ async function main(): Promise<void> {
   const cluster = await startBenchCluster();
   const started: ServerProcess[] = [];
   try {
-    const admin = new pg.Pool({ connectionString: cluster.url, max: 1 });
-    for (const name of ['bench_ours', 'bench_peer']) await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    await migrate({ connectionString: cluster.database('bench_ours') });
-    migratePeer(cluster.database('bench_peer'));
-    const start = async (kind: string, database?: string) => {
-      const env = database ? { BENCH_DATABASE_URL: cluster.database(database) } : undefined;
-      const server = await startServerProcess(SERVERS, kind, (port) => `http://127.0.0.1:${port}${JSON_RPC_PATH}`, env);
-      started.push(server);
-      return server;
-    };
-    const servers = [await start('ours-pg', 'bench_ours'), await start('peer-pg', 'bench_peer'), await start('ours-memory')];
+    const start = await benchDatabases(cluster, started);
+    const servers = [await start('ours-pg'), await start('peer-pg'), await start('ours-memory')];
     for (const server of servers) checkEcho(server.kind, await once(server, ECHO));
-    const trips = async (server: ServerProcess) => Number(await (await fetch(server.url.replace(JSON_RPC_PATH, ROUND_TRIPS_PATH))).text());
+    const trips = roundTrips;
 
     console.log(`node ${process.version}, ${CONNECTIONS} connections, ${ROUNDS} rounds × ${DURATION} s (after a ${WARMUP} s warm-up each), PostgreSQL 15 on this machine`);
     const samples = new Map<string, Sample[]>(servers.map((s) => [s.kind, []]));

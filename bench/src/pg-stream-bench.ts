@@ -19,13 +19,10 @@
  */
 import { request } from 'node:http';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { migrate } from '@taskwire/postgres';
 import { median, requestBody, REQUEST_HEADERS } from './http-load.js';
 import { startBenchCluster } from './pg-cluster.js';
-import { migratePeer } from './pg-peer.js';
-import { JSON_RPC_PATH, ROUND_TRIPS_PATH } from './pg-servers.js';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { benchDatabases, roundTrips } from './pg-peer.js';
+import type { ServerProcess } from './server-process.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -39,7 +36,6 @@ const { values: args } = parseArgs({
 });
 const [ROUNDS, DURATION, WARMUP, CONNECTIONS] = [args.rounds, args.duration, args.warmup, args.connections].map(Number) as [number, number, number, number];
 const CHUNKS = args.chunks.split(',').map(Number);
-const SERVERS = new URL('./pg-servers.ts', import.meta.url).pathname;
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** What one stream saw: its events, and the delays (ms) of its timestamped status updates. */
@@ -89,11 +85,6 @@ interface Sample {
   readonly trips: number;
 }
 
-/** The database round trips a server made so far (NaN for the memory server, which has none). */
-async function roundTrips(server: ServerProcess): Promise<number> {
-  if (server.kind === 'ours-memory') return Number.NaN;
-  return Number(await (await fetch(server.url.replace(JSON_RPC_PATH, ROUND_TRIPS_PATH))).text());
-}
 
 /** `connections` loops opening streams of `slow n 0` for `seconds`; checks each stream completed with every event. */
 async function run(server: ServerProcess, n: number, seconds: number, pgCpu: () => number): Promise<Sample> {
@@ -126,20 +117,9 @@ async function main(): Promise<void> {
   const cluster = await startBenchCluster();
   const started: ServerProcess[] = [];
   try {
-    const admin = new pg.Pool({ connectionString: cluster.url, max: 1 });
-    for (const name of ['bench_ours', 'bench_peer']) await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    await migrate({ connectionString: cluster.database('bench_ours') });
-    migratePeer(cluster.database('bench_peer'));
-    const databases: Record<string, string | undefined> = { 'peer-pg': 'bench_peer', 'ours-memory': undefined };
+    const start = await benchDatabases(cluster, started);
     const servers: ServerProcess[] = [];
-    for (const kind of args.servers.split(',')) {
-      const database = kind in databases ? databases[kind] : 'bench_ours';
-      const env = database ? { BENCH_DATABASE_URL: cluster.database(database) } : undefined;
-      const server = await startServerProcess(SERVERS, kind, (port) => `http://127.0.0.1:${port}${JSON_RPC_PATH}`, env);
-      started.push(server);
-      servers.push(server);
-    }
+    for (const kind of args.servers.split(',')) servers.push(await start(kind));
     const pgCpu = () => cluster.cpuSeconds();
     console.log(`node ${process.version}, ${CONNECTIONS} concurrent streams of "slow N 0", ${ROUNDS} rounds × ${DURATION} s (after a ${WARMUP} s warm-up each), PostgreSQL 15 on this machine`);
     const table: string[] = [];
