@@ -14,8 +14,7 @@
  *   cd bench && npx -y pnpm@10.34.9 exec tsx src/pg-bench.ts [--rounds 3] [--duration 5] [--warmup 2] [--connections 32]
  */
 import { checkEcho, load, median, once, requestBody, benchOptions } from './http-load.js';
-import { startBenchCluster } from './pg-cluster.js';
-import { benchDatabases, roundTrips } from './pg-peer.js';
+import { roundTrips, withBenchDatabases } from './pg-peer.js';
 import type { ServerProcess } from './server-process.js';
 
 const { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, warmup: WARMUP } = benchOptions();
@@ -32,10 +31,7 @@ interface Sample {
 }
 
 async function main(): Promise<void> {
-  const cluster = await startBenchCluster();
-  const started: ServerProcess[] = [];
-  try {
-    const start = await benchDatabases(cluster, started);
+  await withBenchDatabases(async (start, cluster) => {
     const servers = [await start('ours-pg'), await start('peer-pg'), await start('ours-memory')];
     for (const server of servers) checkEcho(server.kind, await once(server, ECHO));
     const trips = roundTrips;
@@ -68,10 +64,7 @@ async function main(): Promise<void> {
     const ratio = med('ours-pg', (s) => s.rate) / med('peer-pg', (s) => s.rate);
     const pgRatio = med('peer-pg', (s) => s.pgCpu) / med('ours-pg', (s) => s.pgCpu);
     console.log(`\nours vs @a2a-js/sdk on PostgreSQL: ${fmt(ratio, 1)}x req/s (target >= 3x, aim 5x), ${fmt(pgRatio, 1)}x less PostgreSQL CPU per request (target >= 1x)`);
-  } finally {
-    await Promise.all(started.map((s) => s.stop()));
-    await cluster.stop();
-  }
+  });
 }
 
 void main().catch((error: unknown) => {

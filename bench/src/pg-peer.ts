@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrate } from '@taskwire/postgres';
 import pg from 'pg';
-import type { BenchCluster } from './pg-cluster.js';
+import { startBenchCluster, type BenchCluster } from './pg-cluster.js';
 import { JSON_RPC_PATH, ROUND_TRIPS_PATH } from './pg-servers.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
@@ -18,24 +18,32 @@ export function migratePeer(url: string): void {
 }
 
 /**
- * Makes the databases of the PostgreSQL benchmarks on `cluster` (`bench_ours`
- * migrated by @taskwire/postgres, `bench_peer` by @a2a-js/sdk) and resolves a
- * function that starts `pg-servers.ts <kind>` in its own process on the
- * right one (none for `ours-memory`), adding it to `started`.
+ * Starts a PostgreSQL cluster of the benchmark's own, makes its databases
+ * (`bench_ours` migrated by @taskwire/postgres, `bench_peer` by
+ * @a2a-js/sdk) and runs `fn` with a function that starts
+ * `pg-servers.ts <kind>` in its own process on the right one (none for
+ * `ours-memory`); then stops every server started and the cluster.
  */
-export async function benchDatabases(cluster: BenchCluster, started: ServerProcess[]): Promise<(kind: string) => Promise<ServerProcess>> {
-  const admin = new pg.Pool({ connectionString: cluster.url, max: 1 });
-  for (const name of ['bench_ours', 'bench_peer']) await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  await migrate({ connectionString: cluster.database('bench_ours') });
-  migratePeer(cluster.database('bench_peer'));
-  return async (kind) => {
-    const database = kind === 'ours-memory' ? undefined : kind === 'peer-pg' ? 'bench_peer' : 'bench_ours';
-    const env = database ? { BENCH_DATABASE_URL: cluster.database(database) } : undefined;
-    const server = await startServerProcess(SERVERS, kind, (port) => `http://127.0.0.1:${port}${JSON_RPC_PATH}`, env);
-    started.push(server);
-    return server;
-  };
+export async function withBenchDatabases(fn: (start: (kind: string) => Promise<ServerProcess>, cluster: BenchCluster) => Promise<void>): Promise<void> {
+  const cluster = await startBenchCluster();
+  const started: ServerProcess[] = [];
+  try {
+    const admin = new pg.Pool({ connectionString: cluster.url, max: 1 });
+    for (const name of ['bench_ours', 'bench_peer']) await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    await migrate({ connectionString: cluster.database('bench_ours') });
+    migratePeer(cluster.database('bench_peer'));
+    await fn(async (kind) => {
+      const database = kind === 'ours-memory' ? undefined : kind === 'peer-pg' ? 'bench_peer' : 'bench_ours';
+      const env = database ? { BENCH_DATABASE_URL: cluster.database(database) } : undefined;
+      const server = await startServerProcess(SERVERS, kind, (port) => `http://127.0.0.1:${port}${JSON_RPC_PATH}`, env);
+      started.push(server);
+      return server;
+    }, cluster);
+  } finally {
+    await Promise.all(started.map((s) => s.stop()));
+    await cluster.stop();
+  }
 }
 
 /** The database round trips a `pg-servers.ts` server made so far (NaN for `ours-memory`, which makes none). */

@@ -20,8 +20,7 @@
 import { request } from 'node:http';
 import { parseArgs } from 'node:util';
 import { median, requestBody, REQUEST_HEADERS } from './http-load.js';
-import { startBenchCluster } from './pg-cluster.js';
-import { benchDatabases, roundTrips } from './pg-peer.js';
+import { roundTrips, withBenchDatabases } from './pg-peer.js';
 import type { ServerProcess } from './server-process.js';
 
 const { values: args } = parseArgs({
@@ -114,10 +113,7 @@ async function run(server: ServerProcess, n: number, seconds: number, pgCpu: () 
 }
 
 async function main(): Promise<void> {
-  const cluster = await startBenchCluster();
-  const started: ServerProcess[] = [];
-  try {
-    const start = await benchDatabases(cluster, started);
+  await withBenchDatabases(async (start, cluster) => {
     const servers: ServerProcess[] = [];
     for (const kind of args.servers.split(',')) servers.push(await start(kind));
     const pgCpu = () => cluster.cpuSeconds();
@@ -151,10 +147,7 @@ async function main(): Promise<void> {
     console.log('\n| N | server | events/s | node CPU µs/event | PostgreSQL CPU µs/event | node + PostgreSQL µs/event | p99 delay ms | round trips/event |');
     console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const line of table) console.log(line);
-  } finally {
-    await Promise.all(started.map((s) => s.stop()));
-    await cluster.stop();
-  }
+  });
 }
 
 void main().catch((error: unknown) => {
