@@ -13,20 +13,12 @@
  *
  *   cd bench && npx -y pnpm@10.34.9 exec tsx src/pg-bench.ts [--rounds 3] [--duration 5] [--warmup 2] [--connections 32]
  */
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { migrate } from '@taskwire/postgres';
-import pg from 'pg';
 import { checkEcho, load, median, once, requestBody, benchOptions } from './http-load.js';
-import { startBenchCluster } from './pg-cluster.js';
-import { JSON_RPC_PATH, ROUND_TRIPS_PATH } from './pg-servers.js';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { roundTrips, withBenchDatabases } from './pg-peer.js';
+import type { ServerProcess } from './server-process.js';
 
 const { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, warmup: WARMUP } = benchOptions();
 const ECHO = requestBody('SendMessage', 'echo hi');
-const SERVERS = fileURLToPath(new URL('./pg-servers.ts', import.meta.url));
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** One measured run of one server. */
@@ -38,31 +30,11 @@ interface Sample {
   readonly trips: number;
 }
 
-/** Applies @a2a-js/sdk's own migrations with its `a2a-db` command. */
-function migratePeer(url: string): void {
-  const cli = join(dirname(createRequire(import.meta.url).resolve('@a2a-js/sdk')), 'cli', 'a2a_db.js');
-  const result = spawnSync(process.execPath, [cli, 'upgrade', '--url', url], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`a2a-db upgrade failed: ${result.stderr}${result.stdout}`);
-}
-
 async function main(): Promise<void> {
-  const cluster = await startBenchCluster();
-  const started: ServerProcess[] = [];
-  try {
-    const admin = new pg.Pool({ connectionString: cluster.url, max: 1 });
-    for (const name of ['bench_ours', 'bench_peer']) await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    await migrate({ connectionString: cluster.database('bench_ours') });
-    migratePeer(cluster.database('bench_peer'));
-    const start = async (kind: string, database?: string) => {
-      const env = database ? { BENCH_DATABASE_URL: cluster.database(database) } : undefined;
-      const server = await startServerProcess(SERVERS, kind, (port) => `http://127.0.0.1:${port}${JSON_RPC_PATH}`, env);
-      started.push(server);
-      return server;
-    };
-    const servers = [await start('ours-pg', 'bench_ours'), await start('peer-pg', 'bench_peer'), await start('ours-memory')];
+  await withBenchDatabases(async (start, cluster) => {
+    const servers = [await start('ours-pg'), await start('peer-pg'), await start('ours-memory')];
     for (const server of servers) checkEcho(server.kind, await once(server, ECHO));
-    const trips = async (server: ServerProcess) => Number(await (await fetch(server.url.replace(JSON_RPC_PATH, ROUND_TRIPS_PATH))).text());
+    const trips = roundTrips;
 
     console.log(`node ${process.version}, ${CONNECTIONS} connections, ${ROUNDS} rounds × ${DURATION} s (after a ${WARMUP} s warm-up each), PostgreSQL 15 on this machine`);
     const samples = new Map<string, Sample[]>(servers.map((s) => [s.kind, []]));
@@ -92,10 +64,7 @@ async function main(): Promise<void> {
     const ratio = med('ours-pg', (s) => s.rate) / med('peer-pg', (s) => s.rate);
     const pgRatio = med('peer-pg', (s) => s.pgCpu) / med('ours-pg', (s) => s.pgCpu);
     console.log(`\nours vs @a2a-js/sdk on PostgreSQL: ${fmt(ratio, 1)}x req/s (target >= 3x, aim 5x), ${fmt(pgRatio, 1)}x less PostgreSQL CPU per request (target >= 1x)`);
-  } finally {
-    await Promise.all(started.map((s) => s.stop()));
-    await cluster.stop();
-  }
+  });
 }
 
 void main().catch((error: unknown) => {

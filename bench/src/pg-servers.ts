@@ -5,6 +5,7 @@
  *   pg-servers.ts ours-pg      Taskwire: reference agent, @taskwire/postgres store, serveA2A
  *   pg-servers.ts peer-pg      @a2a-js/sdk 1.3.0: DatabaseTaskStore (Kysely + pg), express, an equivalent echo agent
  *   pg-servers.ts ours-memory  Taskwire: reference agent, memory store (no database)
+ *   pg-servers.ts ours-pg-unbatched / ours-pg-rewrite   ours-pg without batched commits / also rewriting the task JSON at every commit
  *
  * $BENCH_DATABASE_URL names the database (migrated by the driver). Both
  * database servers use a pool of 10 connections whose clients count their
@@ -81,6 +82,9 @@ async function peer(): Promise<[number, Stop]> {
 
 const kinds: Record<string, () => Promise<[number, Stop]>> = {
   'ours-pg': async () => ours(await createPostgresTaskStore({ pool: countingPool() })),
+  // The same, one statement per commit (no batches), and also writing the task's JSON at every commit (as before snapshots).
+  'ours-pg-unbatched': async () => ours(await createPostgresTaskStore({ pool: countingPool(), batchCommits: false })),
+  'ours-pg-rewrite': async () => ours(await createPostgresTaskStore({ pool: countingPool(), batchCommits: false, snapshots: { events: 0 } })),
   'peer-pg': peer,
   'ours-memory': () => ours(createMemoryTaskStore()),
 };

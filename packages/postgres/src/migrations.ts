@@ -1,4 +1,5 @@
 import { CLUSTER_MIGRATION } from './cluster/lease-migration.js';
+import { SNAPSHOT_MIGRATION } from './snapshot-migration.js';
 
 /**
  * One step of the schema: a version (1, 2, ... in order), a name, and the
@@ -76,6 +77,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   CLUSTER_MIGRATION,
+  SNAPSHOT_MIGRATION,
 ];
 
 /** The schema version this release of the package works with (the newest migration). */

@@ -95,7 +95,9 @@ export class EventRetention {
     if (this.options.maxEventAgeMs === undefined) return 0;
     const cutoff = new Date(Date.now() - this.options.maxEventAgeMs);
     const S = this.connection.qualified;
-    const text = `DELETE FROM ${S}.task_events WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${S}.task_events WHERE created_at < $1 LIMIT $2))`;
+    // Never an event logged after its task's stored JSON (snapshot_sequence): reads reduce those onto it.
+    const text = `DELETE FROM ${S}.task_events WHERE ctid = ANY (ARRAY(SELECT e.ctid FROM ${S}.task_events e WHERE e.created_at < $1
+      AND NOT EXISTS (SELECT 1 FROM ${S}.tasks t WHERE t.id = e.task_id AND e.sequence > t.snapshot_sequence) LIMIT $2))`;
     let total = 0;
     try {
       for (;;) {

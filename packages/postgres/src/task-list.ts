@@ -1,5 +1,7 @@
-import { encodePageToken, listQueryBounds, projectTask, type ListTasksResponse, type Task, type TaskQuery } from '@taskwire/core';
+import { encodePageToken, listQueryBounds, projectTask, type ListTasksResponse, type TaskQuery } from '@taskwire/core';
 import { storable } from './database-errors.js';
+import { pendingColumn } from './task-sql.js';
+import { taskOfRow } from './task-row.js';
 
 /** A ListTasks query as SQL: its text (one per combination of filters, so each is planned for its index) and values. */
 export interface ListStatement {
@@ -11,7 +13,7 @@ export interface ListStatement {
 /**
  * Builds the one statement that answers a ListTasks query: the count of
  * every match (`totalSize`, from the index of the filter, not the JSON) and
- * the page after the cursor, in the order of that index (status timestamp
+ * the page after the cursor (each task's snapshot with the events logged after it), in the order of that index (status timestamp
  * key descending, id descending), one row more than the page to tell
  * whether another page follows. The count comes on every row, and on a row
  * of its own (with a null task) when the page is empty.
@@ -39,10 +41,10 @@ export function listStatement(S: string, query: TaskQuery): ListStatement {
     page += ` AND (status_key, id) < ($${values.length - 1}, $${values.length})`;
   }
   values.push(pageSize + 1);
-  const text = `SELECT c.total, p.id, p.status_key, p.task
+  const text = `SELECT c.total, p.id, p.status_key, p.task, p.pending
     FROM (SELECT count(*) AS total FROM ${S}.tasks WHERE ${filter}) c
     LEFT JOIN LATERAL (
-      SELECT id, status_key, task FROM ${S}.tasks WHERE ${page}
+      SELECT id, status_key, task, ${pendingColumn(S)} FROM ${S}.tasks t WHERE ${page}
       ORDER BY status_key DESC, id DESC LIMIT $${values.length}
     ) p ON true`;
   return { text, values, pageSize };
@@ -54,6 +56,7 @@ export interface ListRow {
   readonly id: string | null;
   readonly status_key: string | null;
   readonly task: string | null;
+  readonly pending: string[] | null;
 }
 
 /** Turns the rows of {@link listStatement} into the response: parsed, projected tasks and the next page's token. */
@@ -64,7 +67,7 @@ export function listResponse(rows: readonly ListRow[], query: TaskQuery, pageSiz
   const last = page[page.length - 1];
   const projection = { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts };
   return {
-    tasks: page.map((row) => projectTask(JSON.parse(row.task!) as Task, projection)),
+    tasks: page.map((row) => projectTask(taskOfRow(row.task!, row.pending), projection)),
     nextPageToken: found.length > pageSize && last ? encodePageToken({ key: last.status_key!, id: last.id! }) : '',
     pageSize,
     totalSize,

@@ -17,6 +17,9 @@ import { RUNNING_STATE_LIST, TERMINAL_STATE_LIST } from './migrations.js';
  * - With a per-task retention bound, `pruned` drops the events that fell
  *   out of it, and the events of the commit that are already past it are
  *   not written at all.
+ * - `append` is `update` without the task JSON: the row keeps its last
+ *   snapshot and `snapshot_sequence` (the sequence it reflects) while
+ *   events are logged after it; reads reduce those onto it (`pending`).
  *
  * `$1` id, `$2` owner, `$3` context id, `$4` state, `$5` status sort key,
  * `$6` task JSON, `$7` events (a text[] of JSON), `$8` the trace context
@@ -33,14 +36,28 @@ import { RUNNING_STATE_LIST, TERMINAL_STATE_LIST } from './migrations.js';
 export interface TaskStatements {
   readonly create: string;
   readonly update: string;
+  /** An update that only appends (`CommitRequest.appendOnly`): `$6` null, the task JSON left as it is. */
+  readonly append: string;
   /** Why a commit was refused: the row's version, owner and state. */
   readonly probe: string;
+  /** A task's row with `pending`: the events its JSON is behind (null when current). */
   readonly get: string;
   readonly ping: string;
   readonly readEvents: string;
   readonly unsettled: string;
   readonly deleteTask: string;
   readonly deleteEvents: string;
+}
+
+/**
+ * The `pending` column of a row `t` of schema `S`'s tasks table: the events
+ * (JSON texts, in order) logged after the snapshot its `task` JSON is, for a
+ * read to reduce onto it (`replayEvents`); null when the JSON is current.
+ */
+export function pendingColumn(S: string): string {
+  return `CASE WHEN t.snapshot_sequence IS NOT NULL THEN ARRAY(
+      SELECT e.event FROM ${S}.task_events e WHERE e.task_id = t.id AND e.sequence > t.snapshot_sequence ORDER BY e.sequence
+    ) END AS pending`;
 }
 
 /** The lease parameters of a replica's commit: holder, epoch (a hold), claim, ttl ms. */
@@ -69,12 +86,14 @@ export function taskStatements(S: string, maxEvents: number | undefined, leases 
       SELECT $1, e.n, e.event FROM created, unnest($7::text[]) WITH ORDINALITY AS e(event, n)${keep('$9::bigint')}
     )
     SELECT 1 AS version, last_sequence FROM created`;
-  const update = `WITH updated AS (
+  // A commit that writes the task makes its JSON current (snapshot_sequence null); one that only appends ($6 null)
+  // leaves the JSON as it is, the snapshot now behind the events logged after it (see snapshot-migration.ts).
+  const update = (set: string, guard = '') => `WITH updated AS (
       UPDATE ${S}.tasks
-      SET context_id = $3, state = $4, status_key = $5, task = $6, version = version + 1,
+      SET context_id = $3, state = $4, status_key = $5, ${set}, version = version + 1,
           last_sequence = last_sequence + cardinality($7::text[]), updated_at = now()${c ? `,
           ${c.updated}` : ''}
-      WHERE id = $1 AND version = $8 AND owner = $2 AND state NOT IN ${TERMINAL_STATE_LIST}${c ? ` AND ${c.held}` : ''}
+      WHERE id = $1 AND version = $8 AND owner = $2 AND state NOT IN ${TERMINAL_STATE_LIST}${c ? ` AND ${c.held}` : ''}${guard}
       RETURNING version, last_sequence
     ), logged AS (
       INSERT INTO ${S}.task_events (task_id, sequence, event)
@@ -90,10 +109,11 @@ export function taskStatements(S: string, maxEvents: number | undefined, leases 
     SELECT version, last_sequence FROM updated`;
   return {
     create,
-    update,
+    update: update('task = $6, snapshot_sequence = NULL'),
+    append: update('snapshot_sequence = COALESCE(snapshot_sequence, last_sequence)', ' AND $6::text IS NULL'),
     ping: 'SELECT 1',
     probe: `SELECT version, owner, state, lease_holder, lease_epoch FROM ${S}.tasks WHERE id = $1`,
-    get: `SELECT owner, version, last_sequence, trace, task FROM ${S}.tasks WHERE id = $1`,
+    get: `SELECT owner, version, last_sequence, trace, task, ${pendingColumn(S)} FROM ${S}.tasks t WHERE id = $1`,
     readEvents: `SELECT sequence, event FROM ${S}.task_events WHERE task_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3`,
     unsettled: `SELECT id FROM ${S}.tasks WHERE state IN ${RUNNING_STATE_LIST}`,
     deleteTask: `DELETE FROM ${S}.tasks WHERE id = $1`,

@@ -4,14 +4,12 @@ import {
   OwnerMismatchError,
   RemovalListeners,
   StoreClosedError,
-  timestampSortKey,
   VersionConflictError,
   type CommitRequest,
   type CommitResult,
   type ListTasksResponse,
   type Logger,
   type StoredEvent,
-  type Task,
   type TaskQuery,
   type TaskRecord,
   type TaskState,
@@ -21,18 +19,39 @@ import type pg from 'pg';
 import { eventsChannel } from './cluster/names.js';
 import { CommitNotifier } from './cluster/notifier.js';
 import type { Connection, PostgresConnectionOptions } from './connection.js';
-import { databaseError, lookupable, storable } from './database-errors.js';
+import { databaseError, lookupable } from './database-errors.js';
 import { openMigrated } from './migrate.js';
 import { EventRetention, resolveRetention, type EventRetentionOptions } from './retention.js';
 import { prepared } from './schema-name.js';
+import type { SnapshotOptions } from '@taskwire/core';
+import { TaskCommits } from './task-commits.js';
 import { listResponse, listStatement, type ListRow } from './task-list.js';
-import { clusterParameters, taskStatements, type TaskStatements } from './task-sql.js';
+import { taskOfRow } from './task-row.js';
+import { taskStatements, type TaskStatements } from './task-sql.js';
 
 /** Options of {@link createPostgresTaskStore}: the connection, and how long event logs are kept. */
 export interface PostgresTaskStoreOptions extends PostgresConnectionOptions {
   /** Event log retention (default: every event is kept as long as its task). */
   readonly retention?: EventRetentionOptions;
+  /**
+   * How far a streaming task's stored JSON may lag its event log (default:
+   * 100 events or 1 s): chunks and same-state status updates are logged
+   * alone in between, so each costs the same however long the task grew.
+   * Reads are exact regardless (see {@link SnapshotOptions}).
+   */
+  readonly snapshots?: SnapshotOptions;
+  /**
+   * Stores the updates made in one event-loop turn together, in one
+   * statement (default true): many streaming tasks then cost one round trip
+   * and one transaction per turn instead of one per event. Each commit still
+   * resolves only once stored, with its own outcome. Creates, and the
+   * commits of replicas sharing the tables (`shareCommits`), are always
+   * single statements.
+   */
+  readonly batchCommits?: boolean;
 }
+
+
 
 /** A commit was refused because the task is terminal: a finished task's row never changes. Re-read it (a {@link VersionConflictError}). */
 export class TerminalTaskError extends VersionConflictError {
@@ -45,9 +64,14 @@ export class TerminalTaskError extends VersionConflictError {
 /**
  * A {@link TaskStore} on PostgreSQL (see the package README). Every call is
  * one statement, except `delete` (a short transaction); a commit is one
- * round trip. Reads return fresh objects parsed from the stored JSON
+ * round trip. A commit that only appends (`CommitRequest.appendOnly`: an
+ * artifact chunk, a status update in the same state) logs its events
+ * without rewriting the task's JSON, within the bounds of
+ * {@link PostgresTaskStoreOptions.snapshots}; reads reduce the events
+ * logged after the stored JSON onto it, so they see every commit. Reads return fresh objects parsed from the stored JSON
  * (copies: changing them changes nothing stored). Several processes may
- * share the tables: nothing is cached between calls. Database outages
+ * share the tables: nothing read is cached between calls (the store only
+ * remembers the versions it wrote, to know how far each snapshot lags). Database outages
  * reject with a retryable `Internal` A2AError; ids and owners PostgreSQL
  * cannot store (NUL characters) reject with `InvalidParams` before any SQL.
  */
@@ -60,19 +84,33 @@ export class PostgresTaskStore implements TaskStore {
   /** Set once replicas share the tables: what announces every commit to them. */
   private notifier: CommitNotifier | undefined;
 
+  private readonly commits: TaskCommits;
+
   private constructor(
     private readonly connection: Connection,
     private readonly retention: EventRetention,
+    options: PostgresTaskStoreOptions,
   ) {
     this.maxEvents = retention.maxEventsPerTask;
     this.sql = taskStatements(connection.qualified, this.maxEvents);
+    this.commits = new TaskCommits(
+      {
+        query: (text, values, during, outcomeUnknown) => this.query(text, values, during, outcomeUnknown),
+        refusal: (request) => this.refusal(request),
+        statements: () => this.sql,
+        notifier: () => this.notifier,
+      },
+      connection.qualified,
+      this.maxEvents,
+      options,
+    );
   }
 
   /** Opens the store: checks the schema is migrated (see {@link createPostgresTaskStore}). */
   static async open(options: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
     const retention = resolveRetention(options.retention);
     const connection = await openMigrated(options, 'createPostgresTaskStore', 'opening the task store');
-    const store = new PostgresTaskStore(connection, new EventRetention(connection, retention, options.logger));
+    const store = new PostgresTaskStore(connection, new EventRetention(connection, retention, options.logger), options);
     store.retention.start();
     return store;
   }
@@ -103,46 +141,17 @@ export class PostgresTaskStore implements TaskStore {
   async get(taskId: string): Promise<TaskRecord | undefined> {
     this.check();
     if (!lookupable(taskId)) return undefined;
-    const { rows } = await this.query<{ owner: string; version: number; last_sequence: string; trace: string | null; task: string }>(
-      this.sql.get,
-      [taskId],
-      'reading a task',
-    );
+    type Row = { owner: string; version: number; last_sequence: string; trace: string | null; task: string; pending: string[] | null };
+    const { rows } = await this.query<Row>(this.sql.get, [taskId], 'reading a task');
     const row = rows[0];
     if (row === undefined) return undefined;
-    const record = { task: JSON.parse(row.task) as Task, version: row.version, owner: row.owner, lastSequence: Number(row.last_sequence) };
+    const record = { task: taskOfRow(row.task, row.pending), version: row.version, owner: row.owner, lastSequence: Number(row.last_sequence) };
     return row.trace === null ? record : { ...record, trace: row.trace };
   }
 
   async commit(request: CommitRequest): Promise<CommitResult> {
     this.check();
-    const { task } = request;
-    const id = storable(task.id, 'task id');
-    const values: unknown[] = [
-      id,
-      storable(request.owner, 'tenant'),
-      storable(task.contextId, 'contextId'),
-      task.status.state,
-      timestampSortKey(task.status.timestamp),
-      JSON.stringify(task),
-      request.events.map((event) => JSON.stringify(event)),
-    ];
-    const creating = request.expectedVersion === 0;
-    values.push(creating ? (request.trace === undefined ? null : storable(request.trace, 'traceparent')) : request.expectedVersion);
-    if (this.maxEvents !== undefined) values.push(this.maxEvents);
-    if (this.notifier !== undefined) values.push(...clusterParameters(request.lease));
-    const { rows } = await this.query<{ version: number; last_sequence: string }>(
-      creating ? this.sql.create : this.sql.update,
-      values,
-      'storing a task',
-      true,
-    );
-    const row = rows[0];
-    if (row === undefined) throw await this.refusal(request);
-    const lastSequence = Number(row.last_sequence);
-    // A task's first commit wakes nobody: no one can have followed an id that did not exist (a blocking echo announces nothing).
-    if (!creating) this.notifier?.announce(id, lastSequence);
-    return { version: row.version, firstSequence: lastSequence - request.events.length + 1, lastSequence };
+    return this.commits.commit(request);
   }
 
   async list(query: TaskQuery): Promise<ListTasksResponse> {
@@ -166,6 +175,7 @@ export class PostgresTaskStore implements TaskStore {
       await client.query('COMMIT');
       client.release();
       client = undefined;
+      this.commits.forget(taskId);
       if (removed.rowCount === 0) return false;
       this.removals.emit(taskId);
       return true;

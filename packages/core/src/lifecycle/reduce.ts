@@ -8,7 +8,7 @@ import type {
   TaskStatusUpdateEvent,
 } from '../schema/index.js';
 import { isInterrupted, isTerminal } from '../schema/index.js';
-import { copyWith } from '../store/clone.js';
+import { appended, copyWith } from '../store/clone.js';
 import { canTransition, RESUBMITTED_STATE } from './transitions.js';
 
 /**
@@ -150,7 +150,7 @@ function updateArtifact(task: Task, update: TaskArtifactUpdateEvent): ReduceResu
     const merged: Artifact = {
       ...current,
       ...incoming,
-      parts: [...current.parts, ...incoming.parts],
+      parts: appended(current.parts, incoming.parts),
       ...(current.metadata || incoming.metadata ? { metadata: { ...current.metadata, ...incoming.metadata } } : {}),
     };
     next = artifacts.map((a, i) => (i === index ? merged : a));

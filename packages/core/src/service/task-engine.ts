@@ -234,6 +234,8 @@ export class TaskEngine {
             owner: current.owner,
             events: [wire],
             lease: this.leases?.condition(taskId, activate, epoch),
+            // The logged update is the reduced event itself: a store may keep it alone (see CommitRequest.appendOnly).
+            appendOnly: wire === stamped && result.task.status.state === current.task.status.state,
           });
           if (activate && this.leases) this.leases.claimed(taskId, committed.version);
           const record: TaskRecord = { task: result.task, owner: current.owner, version: committed.version, lastSequence: committed.lastSequence, trace: current.trace };

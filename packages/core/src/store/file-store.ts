@@ -8,7 +8,8 @@ import { LogWriter } from './file/log-writer.js';
 import { PendingWrites } from './file/pending-writes.js';
 import { openLog } from './file/open-log.js';
 import { DEFAULT_COMPACT_MIN_BYTES, type FileTaskStoreOptions, type FileTaskStoreStats } from './file/options.js';
-import { commitPayload, deletePayload, headerPayload, LiveState, type CommitInput } from './file/records.js';
+import { commitPayload, deletePayload, headerPayload, LiveState, taskOfLive, type CommitInput } from './file/records.js';
+import { SnapshotLags } from './snapshot-lag.js';
 import { TaskListIndex } from './list-tasks.js';
 import { RemovalListeners } from './removal-listeners.js';
 import { positiveOption, resolveBounds, TaskBounds, type ResolvedBounds } from './task-bounds.js';
@@ -61,6 +62,7 @@ export class FileTaskStore implements TaskStore {
   private bytesPerChar = 1;
   private readonly bounds: TaskBounds;
   private readonly removals = new RemovalListeners();
+  private readonly lags: SnapshotLags;
 
   private constructor(
     /** The store's directory (absolute). */
@@ -72,6 +74,7 @@ export class FileTaskStore implements TaskStore {
     limits: ResolvedBounds,
   ) {
     this.pending = new PendingWrites(state);
+    this.lags = new SnapshotLags(options.snapshots, state.maxEvents);
     this.index.load([...state.tasks.values()].map((live) => ({ owner: live.owner, task: live.fields })));
     this.nextCompactionAt = options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES;
     this.bounds = new TaskBounds(limits, () => state.tasks.size, (id) => this.evict(id));
@@ -109,7 +112,7 @@ export class FileTaskStore implements TaskStore {
     this.check();
     const live = this.state.tasks.get(taskId);
     if (live === undefined) return undefined;
-    const record = { task: JSON.parse(live.task) as Task, version: live.version, owner: live.owner, lastSequence: live.lastSequence };
+    const record = { task: taskOfLive(live), version: live.version, owner: live.owner, lastSequence: live.lastSequence };
     return live.trace === undefined ? record : { ...record, trace: live.trace };
   }
 
@@ -119,12 +122,17 @@ export class FileTaskStore implements TaskStore {
     const view = this.pending.view(task.id);
     if (view.exists && view.owner !== request.owner) throw new OwnerMismatchError(task.id);
     if (view.version !== request.expectedVersion) throw new VersionConflictError(task.id, request.expectedVersion, view.version);
+    const count = request.events.length;
+    // A chunk or a same-state status update logs its events alone while the task's JSON is recent enough (see SnapshotLags).
+    const append = request.appendOnly === true && view.exists && this.lags.mayAppend(task.id, view.version, count);
+    if (append) this.lags.appended(task.id, view.version + 1, count);
+    else this.lags.wrote(task.id, view.version + 1, isTerminal(task.status.state));
     const input: CommitInput = {
       id: task.id,
       owner: request.owner,
       version: view.version + 1,
       firstSequence: view.lastSequence + 1,
-      task: JSON.stringify(task),
+      task: append ? undefined : JSON.stringify(task),
       events: request.events.map((event) => JSON.stringify(event)),
       fields: { id: task.id, contextId: task.contextId, status: { state: task.status.state, timestamp: task.status.timestamp } },
       trace: request.expectedVersion === 0 ? request.trace : undefined,
@@ -143,13 +151,14 @@ export class FileTaskStore implements TaskStore {
 
   async list(query: TaskQuery): Promise<ListTasksResponse> {
     this.check();
-    return this.index.query(query, (id) => JSON.parse(this.state.tasks.get(id)!.task));
+    return this.index.query(query, (id) => taskOfLive(this.state.tasks.get(id)!));
   }
 
   async delete(taskId: string): Promise<boolean> {
     this.checkWritable();
     if (!this.pending.view(taskId).exists) return false;
     const ticket = this.pending.hold(taskId);
+    this.lags.forget(taskId);
     await this.writer.append(encodeFrame(deletePayload(taskId)), () => {
       this.state.applyDelete(taskId);
       this.index.delete(taskId);

@@ -8,6 +8,7 @@ import {
   type ConformanceRunner,
   type TaskStoreHarness,
 } from './store-conformance-fixtures.js';
+import { registerAppendConformance } from './store-conformance-append.js';
 import { registerListConformance } from './store-conformance-list.js';
 import { registerRetentionConformance } from './store-conformance-retention.js';
 import { registerTraceConformance } from './store-conformance-trace.js';
@@ -15,6 +16,7 @@ import { OwnerMismatchError, StoreClosedError, VersionConflictError } from './ta
 
 export * from './store-conformance-fixtures.js';
 export { RETENTION_UNDER_TEST } from './store-conformance-retention.js';
+export { reducedTask, streamAppends, testChunk, testProgress } from './store-conformance-append.js';
 
 /** Options of {@link runTaskStoreConformance}. */
 export interface TaskStoreConformanceOptions {
@@ -245,6 +247,7 @@ export function runTaskStoreConformance(
       }));
     });
 
+    registerAppendConformance(run, options.durable === true);
     if (options.keepsTrace) registerTraceConformance(run, options.durable === true);
     if (options.durable) registerDurabilityConformance(run);
     if (options.retention) registerRetentionConformance(options.retention, options.durable === true);

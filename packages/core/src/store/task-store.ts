@@ -52,6 +52,17 @@ export interface CommitRequest {
    * `LeaseLostError`). Stores that serve one process ignore it.
    */
   readonly lease?: LeaseCondition | undefined;
+  /**
+   * True when the commit only appends: `expectedVersion` is not 0, every
+   * event is a `statusUpdate` or an `artifactUpdate`, none changes the
+   * task's state, and `task` is exactly what {@link replayEvents} (the
+   * lifecycle reducer) makes of the stored task and `events`. A store may
+   * then log the events alone and compute the task on reads from its last
+   * stored snapshot and the events after it (so a stream's n-th chunk costs
+   * what its first did); reads must return the same task either way. A
+   * store may ignore it and store `task` as usual. The service sets it.
+   */
+  readonly appendOnly?: boolean | undefined;
 }
 
 /** What a commit produced. With no events, `firstSequence` is `lastSequence + 1`. */

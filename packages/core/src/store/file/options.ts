@@ -1,3 +1,4 @@
+import type { SnapshotOptions } from '../snapshot-lag.js';
 import type { TaskBoundsOptions } from '../task-bounds.js';
 import type { StoreLogger } from './open-log.js';
 
@@ -28,6 +29,15 @@ export interface FileTaskStoreOptions extends TaskBoundsOptions {
   readonly compactMinBytes?: number;
   /** ...and at least this many times the size of the live data (default 2). */
   readonly compactRatio?: number;
+  /**
+   * How far a streaming task's logged JSON may lag its events (default: 100
+   * events or 1 s): a commit that only appends (`CommitRequest.appendOnly`:
+   * a chunk, a status update in the same state) logs its events alone in
+   * between, so each costs the same however long the task grew; reads
+   * reduce the events after the JSON onto it. `{ events: 0 }` logs the
+   * task with every commit.
+   */
+  readonly snapshots?: SnapshotOptions;
 }
 
 /** Counters of a `FileTaskStore`, for tests and monitoring. */

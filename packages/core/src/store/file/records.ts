@@ -1,4 +1,5 @@
-import type { TaskState } from '../../schema/task.js';
+import type { StreamResponse, Task, TaskState } from '../../schema/task.js';
+import { replayEvents } from '../replay-events.js';
 import type { IndexedTaskFields } from '../list-tasks.js';
 
 /**
@@ -8,16 +9,21 @@ import type { IndexedTaskFields } from '../list-tasks.js';
  * reopening never parses them, and reads parse them afresh (a private copy).
  *
  * - `h`: the header, first record of every log file.
- * - `c`: a commit: the task at version `v`, events numbered from `s`.
+ * - `c`: a commit: the task at version `v`, events numbered from `s`. With
+ *   `a` (an append-only commit, `CommitRequest.appendOnly`) the task line is
+ *   empty: the task is the previous one with the events reduced onto it.
  * - `s`: a snapshot of one task (written by compaction): version `v`, last
- *   sequence `l`, the events it still keeps.
+ *   sequence `l`, the events it still keeps, of which the last `p` (when
+ *   set) come after its task JSON.
  * - `d`: a delete.
  *
  * Replay is idempotent (a commit whose version is not newer than the task's
  * is skipped), so a snapshot taken while commits go on, followed by those
  * commits, yields the right state.
  */
-export const LOG_FORMAT = 1;
+export const LOG_FORMAT = 2;
+/** Formats this version reads: 1 (before append-only commits) and its own. */
+const READABLE_FORMATS = [1, LOG_FORMAT];
 
 interface Fields {
   readonly id: string;
@@ -31,8 +37,8 @@ interface Fields {
 }
 type Meta =
   | { readonly t: 'h'; readonly format: number }
-  | ({ readonly t: 'c'; readonly s: number } & Fields)
-  | ({ readonly t: 's'; readonly l: number } & Fields)
+  | ({ readonly t: 'c'; readonly s: number; readonly a?: 1 } & Fields)
+  | ({ readonly t: 's'; readonly l: number; readonly p?: number } & Fields)
   | { readonly t: 'd'; readonly id: string };
 
 /** One task as the file store holds it in memory. */
@@ -46,6 +52,8 @@ export interface LiveTask {
   readonly events: string[];
   /** Sum of the events' JSON lengths. */
   eventChars: number;
+  /** How many of the last `events` come after `task` (logged by append-only commits): reads reduce them onto it. */
+  readonly pending: number;
   readonly fields: IndexedTaskFields;
   /** The creating request's trace context, if it had one. */
   readonly trace?: string | undefined;
@@ -57,7 +65,8 @@ export interface CommitInput {
   readonly owner: string;
   readonly version: number;
   readonly firstSequence: number;
-  readonly task: string;
+  /** Undefined for an append-only commit: the task is the previous one with `events` reduced onto it. */
+  readonly task: string | undefined;
   readonly events: readonly string[];
   readonly fields: IndexedTaskFields;
   /** Set on a task's creating commit when the request had a trace context. */
@@ -68,6 +77,13 @@ function metaFields(id: string, owner: string, version: number, fields: IndexedT
   return { id, o: owner, v: version, ctx: fields.contextId, st: fields.status.state, ts: fields.status.timestamp, tr: trace };
 }
 
+/** A fresh copy of the task `live` holds: its JSON, with its pending events reduced onto it. */
+export function taskOfLive(live: LiveTask): Task {
+  const task = JSON.parse(live.task) as Task;
+  if (live.pending === 0) return task;
+  return replayEvents(task, live.events.slice(live.events.length - live.pending).map((event) => JSON.parse(event) as StreamResponse));
+}
+
 /** The header payload. */
 export function headerPayload(): string {
   return JSON.stringify({ t: 'h', format: LOG_FORMAT });
@@ -75,13 +91,13 @@ export function headerPayload(): string {
 
 /** A commit record's payload. */
 export function commitPayload(c: CommitInput): string {
-  const meta = { t: 'c', s: c.firstSequence, ...metaFields(c.id, c.owner, c.version, c.fields, c.trace) };
-  return [JSON.stringify(meta), c.task, ...c.events].join('\n');
+  const meta = { t: 'c', s: c.firstSequence, ...metaFields(c.id, c.owner, c.version, c.fields, c.trace), ...(c.task === undefined && { a: 1 }) };
+  return [JSON.stringify(meta), c.task ?? '', ...c.events].join('\n');
 }
 
 /** A snapshot record's payload for `live`. */
 export function snapshotPayload(id: string, live: LiveTask): string {
-  const meta = { t: 's', l: live.lastSequence, ...metaFields(id, live.owner, live.version, live.fields, live.trace) };
+  const meta = { t: 's', l: live.lastSequence, ...metaFields(id, live.owner, live.version, live.fields, live.trace), ...(live.pending > 0 && { p: live.pending }) };
   return [JSON.stringify(meta), live.task, ...live.events].join('\n');
 }
 
@@ -106,7 +122,7 @@ export class LiveState {
   readonly tasks = new Map<string, LiveTask>();
   liveChars = 0;
 
-  constructor(private readonly maxEvents: number) {}
+  constructor(readonly maxEvents: number) {}
 
   /** Applies a commit (skipped when the task is already at this version or newer). */
   applyCommit(c: CommitInput): void {
@@ -114,6 +130,7 @@ export class LiveState {
     if (old !== undefined && old.version >= c.version) return;
     const oldSize = old === undefined ? 0 : size(old);
     const contiguous = old !== undefined && old.lastSequence === c.firstSequence - 1;
+    if (c.task === undefined && !contiguous) throw new Error(`append-only commit of task ${c.id} at version ${c.version} does not follow its previous commit`);
     const events = contiguous ? old.events : [];
     let eventChars = contiguous ? old.eventChars : 0;
     for (const e of c.events) {
@@ -124,9 +141,10 @@ export class LiveState {
       owner: c.owner,
       version: c.version,
       lastSequence: c.firstSequence - 1 + c.events.length,
-      task: c.task,
+      task: c.task ?? old!.task,
       events,
       eventChars,
+      pending: c.task === undefined ? old!.pending + c.events.length : 0,
       fields: c.fields,
       trace: c.trace ?? old?.trace,
     }, oldSize);
@@ -146,7 +164,7 @@ export class LiveState {
     const lines = payload.split('\n');
     const meta = JSON.parse(lines[0]!) as Meta;
     if (meta.t === 'h') {
-      if (meta.format !== LOG_FORMAT) throw new Error(`log format ${meta.format} is not supported (this version reads ${LOG_FORMAT})`);
+      if (!READABLE_FORMATS.includes(meta.format)) throw new Error(`log format ${meta.format} is not supported (this version reads ${READABLE_FORMATS.join(' and ')})`);
     } else if (meta.t === 'd') {
       this.applyDelete(meta.id);
     } else if (meta.t === 'c' || meta.t === 's') {
@@ -154,11 +172,12 @@ export class LiveState {
       if (task === undefined) throw new Error(`record of task ${meta.id} has no task`);
       const events = lines.slice(2);
       if (meta.t === 'c') {
-        this.applyCommit({ id: meta.id, owner: meta.o, version: meta.v, firstSequence: meta.s, task, events, fields: fieldsOf(meta), trace: meta.tr });
+        const logged = meta.a === 1 ? undefined : task;
+        this.applyCommit({ id: meta.id, owner: meta.o, version: meta.v, firstSequence: meta.s, task: logged, events, fields: fieldsOf(meta), trace: meta.tr });
       } else {
         const eventChars = events.reduce((n, e) => n + e.length, 0);
         const old = this.tasks.get(meta.id);
-        const live = { owner: meta.o, version: meta.v, lastSequence: meta.l, task, events, eventChars, fields: fieldsOf(meta), trace: meta.tr };
+        const live = { owner: meta.o, version: meta.v, lastSequence: meta.l, task, events, eventChars, pending: meta.p ?? 0, fields: fieldsOf(meta), trace: meta.tr };
         this.put(meta.id, live, old === undefined ? 0 : size(old));
       }
     } else {
@@ -168,7 +187,8 @@ export class LiveState {
 
   private put(id: string, live: LiveTask, oldSize: number): void {
     this.liveChars -= oldSize;
-    const excess = live.events.length - this.maxEvents;
+    // The store writes the task before its pending events could be dropped (see SnapshotLags): never more pending than kept.
+    const excess = Math.min(live.events.length - this.maxEvents, live.events.length - live.pending);
     if (excess > 0) {
       for (let i = 0; i < excess; i++) live.eventChars -= live.events[i]!.length;
       live.events.splice(0, excess);

@@ -1,0 +1,88 @@
+import { TERMINAL_STATE_LIST } from './migrations.js';
+
+/** One update of a batch: the scalar columns, the task JSON (null: the commit only appends), its events, the version it read. */
+export interface BatchedUpdate {
+  readonly id: string;
+  readonly owner: string;
+  readonly contextId: string;
+  readonly state: string;
+  readonly statusKey: string;
+  readonly task: string | null;
+  readonly events: readonly string[];
+  readonly expectedVersion: number;
+}
+
+/**
+ * The statement that stores a batch of updates of distinct tasks at once
+ * (one round trip, one transaction), each under the conditions of the
+ * single update in `task-sql.ts`: the expected version, the same owner, not
+ * terminal. A refused update changes nothing and returns no row; the others
+ * are stored. `written` updates the rows whose commit carries the task JSON
+ * (making it current), `appended` the rows whose commit only appends
+ * (leaving their JSON as the snapshot, `snapshot_sequence` marking it);
+ * `logged` numbers each commit's events after its row's previous
+ * `last_sequence`. With a retention bound (`bounded`), only the newest
+ * events within it are kept. Returns `i` (the 1-based index of the update
+ * in the batch), `version` and `last_sequence` per stored update. Its
+ * values come from {@link batchValues}.
+ */
+export function batchStatement(S: string, bounded: boolean): string {
+  const set = `context_id = c.context_id, state = c.state, status_key = c.status_key, version = t.version + 1,
+        last_sequence = t.last_sequence + c.n, updated_at = now()`;
+  const where = `t.id = c.id AND t.version = c.expected AND t.owner = c.owner AND t.state NOT IN ${TERMINAL_STATE_LIST}`;
+  return `WITH c AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::integer[])
+        WITH ORDINALITY AS c(id, owner, context_id, state, status_key, task, expected, n, i)
+    ), written AS (
+      UPDATE ${S}.tasks t SET ${set}, task = c.task, snapshot_sequence = NULL
+      FROM c WHERE c.task IS NOT NULL AND ${where}
+      RETURNING c.i, t.id, t.version, t.last_sequence, c.n
+    ), appended AS (
+      UPDATE ${S}.tasks t SET ${set}, snapshot_sequence = COALESCE(t.snapshot_sequence, t.last_sequence)
+      FROM c WHERE c.task IS NULL AND ${where}
+      RETURNING c.i, t.id, t.version, t.last_sequence, c.n
+    ), updated AS (
+      SELECT * FROM written UNION ALL SELECT * FROM appended
+    ), logged AS (
+      INSERT INTO ${S}.task_events (task_id, sequence, event)
+      SELECT u.id, u.last_sequence - u.n + e.k, e.event
+      FROM updated u JOIN unnest($9::text[], $10::integer[], $11::integer[]) AS e(event, i, k) ON e.i = u.i${bounded ? ' WHERE e.k > u.n - $12::bigint' : ''}
+    )${
+      bounded
+        ? `, pruned AS (
+      DELETE FROM ${S}.task_events d USING updated u WHERE d.task_id = u.id AND d.sequence <= u.last_sequence - $12::bigint
+    )`
+        : ''
+    }
+    SELECT i, version, last_sequence FROM updated`;
+}
+
+/** The values of {@link batchStatement} for `updates` (and the retention `bound`, when the statement is `bounded`). */
+export function batchValues(updates: readonly BatchedUpdate[], bound: number | undefined): unknown[] {
+  const events: string[] = [];
+  const owners: number[] = [];
+  const positions: number[] = [];
+  updates.forEach((update, i) => {
+    update.events.forEach((event, k) => {
+      events.push(event);
+      owners.push(i + 1);
+      positions.push(k + 1);
+    });
+  });
+  const column = <T>(pick: (update: BatchedUpdate) => T) => updates.map(pick);
+  const values: unknown[] = [
+    column((u) => u.id),
+    column((u) => u.owner),
+    column((u) => u.contextId),
+    column((u) => u.state),
+    column((u) => u.statusKey),
+    column((u) => u.task),
+    column((u) => u.expectedVersion),
+    column((u) => u.events.length),
+    events,
+    owners,
+    positions,
+  ];
+  if (bound !== undefined) values.push(bound);
+  return values;
+}

@@ -1,0 +1,137 @@
+import { isTerminal, SnapshotLags, timestampSortKey, type CommitRequest, type CommitResult, type SnapshotOptions } from '@taskwire/core';
+import type pg from 'pg';
+import type { CommitNotifier } from './cluster/notifier.js';
+import { CommitBatcher } from './commit-batch.js';
+import { storable } from './database-errors.js';
+
+import { batchStatement, batchValues, type BatchedUpdate } from './task-batch-sql.js';
+import { clusterParameters, type TaskStatements } from './task-sql.js';
+
+/** What {@link TaskCommits} uses of its store. */
+export interface CommitStore {
+  query<R extends object>(text: string, values: unknown[], during: string, outcomeUnknown?: boolean): Promise<pg.QueryResult<R>>;
+  /** Why a commit changed nothing, read after the fact. */
+  refusal(request: CommitRequest): Promise<Error>;
+  /** The store's statements now (they change once replicas share the tables). */
+  statements(): TaskStatements;
+  /** Set once replicas share the tables: announces each stored update. */
+  notifier(): CommitNotifier | undefined;
+}
+
+/** A commit waiting in a batch: the request, and its values (validated, events as JSON). */
+interface Batched {
+  readonly request: CommitRequest;
+  readonly update: BatchedUpdate;
+}
+
+/**
+ * How the PostgreSQL task store writes commits: a create or a replica's
+ * commit as one statement; the updates of one process in batches (one
+ * statement per event-loop turn, see {@link CommitBatcher}); and, for a
+ * commit that only appends, the events without the task's JSON while its
+ * snapshot is recent enough (see {@link SnapshotLags}).
+ */
+export class TaskCommits {
+  private readonly lags: SnapshotLags;
+  private readonly batcher: CommitBatcher<Batched, CommitResult> | undefined;
+  private readonly batchSql: string;
+
+  constructor(
+    private readonly store: CommitStore,
+    schema: string,
+    private readonly maxEvents: number | undefined,
+    options: { readonly snapshots?: SnapshotOptions | undefined; readonly batchCommits?: boolean | undefined },
+  ) {
+    this.lags = new SnapshotLags(options.snapshots, maxEvents);
+    this.batchSql = batchStatement(schema, maxEvents !== undefined);
+    if (options.batchCommits !== false) this.batcher = new CommitBatcher((commits) => this.commitBatch(commits));
+  }
+
+  /** Forgets what is known of `taskId`'s snapshot (it was deleted). */
+  forget(taskId: string): void {
+    this.lags.forget(taskId);
+  }
+
+  /** Stores `request` (see {@link PostgresTaskStore.commit}). */
+  async commit(request: CommitRequest): Promise<CommitResult> {
+    const { task } = request;
+    const update: BatchedUpdate = {
+      id: storable(task.id, 'task id'),
+      owner: storable(request.owner, 'tenant'),
+      contextId: storable(task.contextId, 'contextId'),
+      state: task.status.state,
+      statusKey: timestampSortKey(task.status.timestamp),
+      task: null,
+      events: request.events.map((event) => JSON.stringify(event)),
+      expectedVersion: request.expectedVersion,
+    };
+    // Updates of one process (no leases) go in batches; creates and replicas' commits are single statements.
+    if (this.batcher !== undefined && request.expectedVersion !== 0 && this.store.notifier() === undefined) return this.batcher.add(update.id, { request, update });
+    return this.commitOne(request, update);
+  }
+
+  /** `update` with the task JSON, unless the commit may only append (see SnapshotLags). */
+  private withTask(request: CommitRequest, update: BatchedUpdate): BatchedUpdate {
+    const append = request.expectedVersion !== 0 && request.appendOnly === true && this.lags.mayAppend(update.id, request.expectedVersion, update.events.length);
+    return append ? update : { ...update, task: JSON.stringify(request.task) };
+  }
+
+  /** Stores one commit in one statement. */
+  private async commitOne(request: CommitRequest, prepared: BatchedUpdate): Promise<CommitResult> {
+    const update = this.withTask(request, prepared);
+    const creating = request.expectedVersion === 0;
+    const values: unknown[] = [update.id, update.owner, update.contextId, update.state, update.statusKey, update.task, update.events];
+    values.push(creating ? (request.trace === undefined ? null : storable(request.trace, 'traceparent')) : request.expectedVersion);
+    if (this.maxEvents !== undefined) values.push(this.maxEvents);
+    if (this.store.notifier() !== undefined) values.push(...clusterParameters(request.lease));
+    let rows: { version: number; last_sequence: string }[];
+    try {
+      const text = creating ? this.store.statements().create : update.task === null ? this.store.statements().append : this.store.statements().update;
+      ({ rows } = await this.store.query<{ version: number; last_sequence: string }>(text, values, 'storing a task', true));
+    } catch (error) {
+      this.lags.forget(update.id);
+      throw error;
+    }
+    const row = rows[0];
+    return row === undefined ? Promise.reject(await this.refused(request)) : this.stored(request, update, row.version, Number(row.last_sequence));
+  }
+
+  /** Stores a batch of updates of distinct tasks in one statement (one alone as {@link commitOne} does). */
+  private async commitBatch(commits: readonly Batched[]): Promise<(CommitResult | { readonly failed: unknown })[]> {
+    if (commits.length === 1) {
+      const [{ request, update }] = commits as [Batched];
+      return [await this.commitOne(request, update).catch((error: unknown) => ({ failed: error }))];
+    }
+    const updates = commits.map(({ request, update }) => this.withTask(request, update));
+    let rows: { i: string; version: number; last_sequence: string }[];
+    try {
+      ({ rows } = await this.store.query<{ i: string; version: number; last_sequence: string }>(this.batchSql, batchValues(updates, this.maxEvents), 'storing tasks', true));
+    } catch (error) {
+      for (const update of updates) this.lags.forget(update.id);
+      throw error;
+    }
+    const stored = new Map(rows.map((row) => [Number(row.i) - 1, row]));
+    return Promise.all(
+      commits.map(async ({ request }, i) => {
+        const row = stored.get(i);
+        if (row === undefined) return { failed: await this.refused(request) };
+        return this.stored(request, updates[i]!, row.version, Number(row.last_sequence));
+      }),
+    );
+  }
+
+  /** Bookkeeping of a stored commit: the snapshot lag, the announcement to other replicas; its result. */
+  private stored(request: CommitRequest, update: BatchedUpdate, version: number, lastSequence: number): CommitResult {
+    if (update.task === null) this.lags.appended(update.id, version, update.events.length);
+    else this.lags.wrote(update.id, version, isTerminal(request.task.status.state));
+    // A task's first commit wakes nobody: no one can have followed an id that did not exist (a blocking echo announces nothing).
+    if (request.expectedVersion !== 0) this.store.notifier()?.announce(update.id, lastSequence);
+    return { version, firstSequence: lastSequence - update.events.length + 1, lastSequence };
+  }
+
+  /** Why a commit changed nothing (see {@link refusal}); the task's snapshot lag is unknown from now on. */
+  private async refused(request: CommitRequest): Promise<Error> {
+    this.lags.forget(request.task.id);
+    return this.store.refusal(request);
+  }
+}
