@@ -58,14 +58,14 @@ export interface Running {
   readonly exited: Promise<Outcome>;
 }
 
-/** Starts an example (transpiled to `<app>/<name>.mjs`) with Node in `app`, with `env` added to the environment. */
-export function start(app: string, example: Example, ports: ReadonlyMap<string, PortSwap>, env: Readonly<Record<string, string>>): Running {
+/** Starts an example (transpiled to `<app>/<name>.mjs`) with Node (`node`, by default this process's) in `app`, with `env` added to the environment. */
+export function start(app: string, example: Example, ports: ReadonlyMap<string, PortSwap>, env: Readonly<Record<string, string>>, node = process.execPath): Running {
   const { outputText } = ts.transpileModule(withPorts(example, ports), {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
   });
   const file = join(app, `${exampleName(example)}.mjs`);
   writeFileSync(file, outputText);
-  const child = spawn(process.execPath, [file], { cwd: app, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node, [file], { cwd: app, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
