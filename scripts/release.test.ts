@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIsStale, publishablePackages } from './publishable.mjs';
 import { examplesOf } from './readme-examples/blocks.js';
 import { runToEnd, start, whenReady, type Running } from './readme-examples/run.js';
-import { nodeBinary } from './release/node-binaries.js';
+import { nodeBinary } from './release/npm-binaries.js';
 import { freePort, installVerdaccio, startRegistry, type Registry } from './release/registry.js';
 import { scratchCopy, scratchGit } from './release/scratch.js';
 
