@@ -20,7 +20,7 @@ installIfNeeded();
 const stale = publishablePackages(root).filter((p) => buildIsStale(p.dir));
 if (stale.length > 0) {
   process.stderr.write(`Building ${stale.map((p) => p.name).join(', ')} (their build is missing or older than their sources)…\n`);
-  pnpm(['--reporter=silent', ...stale.flatMap((p) => ['--filter', p.name]), 'build']);
+  pnpm(['--reporter=silent', ...stale.flatMap((p) => ['--filter', p.name]), 'build'], { toStderr: true });
 }
 // The command reads its arguments from process.argv after the script path, as when installed.
 process.argv = [process.argv[0], join(root, commands[name]), ...args];
