@@ -21,7 +21,10 @@ export default defineConfig({
           testTimeout: 20_000,
         },
       })),
-      { extends: true as const, test: { name: 'docs', root: '.', include: ['scripts/**/*.test.ts'], testTimeout: 120_000 } },
+      {
+        extends: true as const,
+        test: { name: 'docs', root: '.', include: ['scripts/**/*.test.ts'], testTimeout: 120_000, globalSetup: ['scripts/docs-global-setup.ts'] },
+      },
     ],
   },
 });

@@ -1,6 +1,7 @@
 // The workspace's publishable packages, and when a package's build is stale.
 // Shared by the root scripts (pack, prepack, check-packages) and the tests
 // that pack or publish the packages.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -38,4 +39,18 @@ export function buildIsStale(dir) {
 /** The file name npm and pnpm give the tarball of `name` at `version` (`@taskwire/core` 1.2.0: `taskwire-core-1.2.0.tgz`). */
 export function tarballName(name, version) {
   return `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
+}
+
+/**
+ * Builds, with the pinned pnpm, the publishable packages of the workspace at
+ * `root` whose build is missing or stale ({@link buildIsStale}); returns
+ * their names (none: nothing ran). Throws with pnpm's output when the build
+ * fails.
+ */
+export function buildStalePackages(root) {
+  const stale = publishablePackages(root).filter((p) => buildIsStale(p.dir));
+  if (stale.length === 0) return [];
+  const build = spawnSync('npx', ['-y', 'pnpm@10.34.9', ...stale.flatMap((p) => ['--filter', p.name]), 'build'], { cwd: root, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`building ${stale.map((p) => p.name).join(', ')} failed:\n${build.stdout}${build.stderr}`);
+  return stale.map((p) => p.name);
 }

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIsStale, publishablePackages } from './publishable.mjs';
+import { buildStalePackages, publishablePackages } from './publishable.mjs';
 import { examplesOf } from './readme-examples/blocks.js';
 import { runToEnd, start, whenReady, type Running } from './readme-examples/run.js';
 import { nodeBinary } from './release/npm-binaries.js';
@@ -48,8 +48,7 @@ const changeset = (args: string[]) => run(process.execPath, [join(scratch, 'node
 beforeAll(async () => {
   mkdirSync(cache, { recursive: true });
   // The build the release publishes: CI has just built it (.ci/run); built here when stale.
-  const stale = packages.filter((p) => buildIsStale(p.dir));
-  if (stale.length > 0) mustRun('npx', ['-y', PNPM, ...stale.flatMap((p) => ['--filter', p.name]), 'build'], root);
+  buildStalePackages(root);
   registry = await startRegistry(installVerdaccio(cache), join(work, 'registry'));
   // pnpm on PATH, as on a release machine: changeset publish runs `pnpm publish` in each package.
   const pnpm = mustRun('npx', ['-y', '-p', PNPM, '-c', 'command -v pnpm'], root).trim().split('\n').pop()!;

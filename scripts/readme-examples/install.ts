@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { buildIsStale, publishablePackages, tarballName } from '../publishable.mjs';
+import { buildStalePackages, publishablePackages, tarballName } from '../publishable.mjs';
 
 const PNPM = ['-y', 'pnpm@10.34.9'];
 
@@ -33,8 +33,7 @@ function installed(root: string, name: string): string | undefined {
  */
 export function installPackages(root: string, app: string, extra: readonly string[]): string[] {
   const packages = publishablePackages(root).map(({ dir, name, version, pkg }) => ({ dir, name, version, deps: Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }) }));
-  const stale = packages.filter((p) => buildIsStale(p.dir));
-  if (stale.length > 0) run('npx', [...PNPM, ...stale.flatMap((p) => ['--filter', p.name]), 'build'], root);
+  buildStalePackages(root);
 
   rmSync(app, { recursive: true, force: true });
   const tarballs = join(app, '.tarballs');
