@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildStalePackages, publishablePackages } from './publishable.mjs';
+import { publishablePackages } from './publishable.mjs';
 import { examplesOf } from './readme-examples/blocks.js';
 import { runToEnd, start, whenReady, type Running } from './readme-examples/run.js';
 import { nodeBinary } from './release/npm-binaries.js';
@@ -12,9 +12,9 @@ import { scratchCopy, scratchGit } from './release/scratch.js';
 
 // The release, rehearsed end to end against a real npm registry (Verdaccio,
 // started here on 127.0.0.1): in a scratch copy of the repository,
-// `changeset version`, the build (each package's prepack: it builds what is
-// stale, and refuses a package without its build), and `changeset publish`
-// of every publishable package. Then an empty app outside the repository
+// `changeset version`, then the root's `release` script, as the release
+// workflow runs it: the build, then `changeset publish` of every
+// publishable package (each package's prepack refuses one without its build). Then an empty app outside the repository
 // installs the packages by name from that registry, as the root README
 // says, and runs the README's agent and client quickstarts on every Node
 // the packages support. Publishing a version again is refused.
@@ -47,8 +47,6 @@ const changeset = (args: string[]) => run(process.execPath, [join(scratch, 'node
 
 beforeAll(async () => {
   mkdirSync(cache, { recursive: true });
-  // The build the release publishes: CI has just built it (.ci/run); built here when stale.
-  buildStalePackages(root);
   registry = await startRegistry(installVerdaccio(cache), join(work, 'registry'));
   // pnpm on PATH, as on a release machine: changeset publish runs `pnpm publish` in each package.
   const pnpm = mustRun('npx', ['-y', '-p', PNPM, '-c', 'command -v pnpm'], root).trim().split('\n').pop()!;
@@ -85,9 +83,10 @@ describe('a release through a real npm registry', () => {
     scratchGit(['commit', '-q', '-m', 'version packages'], scratch);
   }, 60_000);
 
-  it('changeset publish publishes every publishable package to the registry, with internal ranges as versions and a git tag each', () => {
-    const published = changeset(['publish']);
+  it('pnpm run release builds and publishes every publishable package to the registry, with internal ranges as versions and a git tag each', () => {
+    const published = run('pnpm', ['run', 'release'], scratch);
     expect(published.status, published.output).toBe(0);
+    for (const p of packages) expect(existsSync(join(scratch, 'packages', p.dir.split(/[\\/]/).pop()!, 'dist')), `${p.name} built in the scratch copy`).toBe(true);
     const tags = scratchGit(['tag', '--list'], scratch).split('\n');
     for (const [name, pkg] of released()) {
       const meta = JSON.parse(mustRun('npm', ['view', `${name}@${pkg.version}`, '--json'], scratch));
@@ -98,7 +97,7 @@ describe('a release through a real npm registry', () => {
       if (meta.dependencies?.['@taskwire/core']) expect(meta.dependencies['@taskwire/core']).toBe(pkg.version);
       expect(tags, name).toContain(`${name}@${pkg.version}`);
     }
-  }, 120_000);
+  }, 240_000);
 
   it('publishing the same version again is refused: changeset publish skips it, a direct publish fails', () => {
     const again = changeset(['publish']);

@@ -1,9 +1,8 @@
 // A scratch copy of the repository for rehearsing a release: the files git
 // tracks (and new ones it does not ignore) that a release reads (the root's
 // package.json, workspace and lockfile, .changeset/, the root scripts, every
-// workspace package.json, the publishable packages whole) plus the
-// publishable packages' builds (dist/, timestamps kept, so prepack sees
-// them fresh). The copy is made a git repository of its own with one
+// workspace package.json, the publishable packages whole), without their
+// builds: the release builds them. The copy is made a git repository of its own with one
 // commit, as a release checkout is, and installed with pnpm from its
 // lockfile (offline: the packages are in pnpm's store since the workspace
 // was installed).
@@ -32,7 +31,6 @@ export function scratchCopy(root: string, into: string, pnpm: string): string {
     mkdirSync(dirname(join(into, file)), { recursive: true });
     cpSync(join(root, file), join(into, file), { preserveTimestamps: true });
   }
-  for (const dir of packageDirs) cpSync(join(root, dir, 'dist'), join(into, dir, 'dist'), { recursive: true, preserveTimestamps: true });
   git(['init', '-q', '-b', 'main'], into);
   git(['add', '-A'], into);
   git(['commit', '-q', '-m', 'release rehearsal'], into);
