@@ -54,3 +54,14 @@ export function buildStalePackages(root) {
   if (build.status !== 0) throw new Error(`building ${stale.map((p) => p.name).join(', ')} failed:\n${build.stdout}${build.stderr}`);
   return stale.map((p) => p.name);
 }
+
+/**
+ * True when an `engines.node` range of the forms the packages use (majors
+ * joined by `||`, such as `20 || 22 || 24`, or `>=N`) admits Node `major`.
+ */
+export function enginesAdmit(range, major) {
+  return range.split('||').some((part) => {
+    const atLeast = /^\s*>=\s*(\d+)/.exec(part);
+    return atLeast ? major >= Number(atLeast[1]) : Number(part.trim().split('.')[0]) === major;
+  });
+}

@@ -11,6 +11,7 @@ import { examplesOf } from './readme-examples/blocks.js';
 import { installPackages } from './readme-examples/install.js';
 import type { PortSwap, Running } from './readme-examples/run.js';
 import { runToEnd, start, typeCheck, whenReady } from './readme-examples/run.js';
+import { node22 } from './node22.mjs';
 
 // Every ```ts block of the root README and of each package's README is
 // type-checked and run as a user would: an ES module in an app whose
@@ -20,7 +21,7 @@ import { runToEnd, start, typeCheck, whenReady } from './readme-examples/run.js'
 const root = join(import.meta.dirname, '..');
 const app = join(root, '.readme-examples', 'app');
 /** Third-party packages the examples import, and the types they use. */
-const EXTRA = ['@types/node', '@types/ws', '@types/express', '@types/pg', 'express', 'fastify', '@trpc/client', 'ws', '@opentelemetry/api'];
+const EXTRA = ['@types/node', '@types/ws', '@types/express', '@types/pg', 'express', 'fastify', '@trpc/client', 'ws', '@opentelemetry/api', 'ai', 'zod'];
 /** The push-secret keys the postgres README's example reads (32 random bytes each, base64). */
 const PUSH_KEYS = { PUSH_KEY_2026_11: randomBytes(32).toString('base64'), PUSH_KEY_2026_05: randomBytes(32).toString('base64') };
 const database = process.env.TASKWIRE_TEST_DATABASE_URL;
@@ -94,6 +95,8 @@ describe('README examples', () => {
   for (const readme of readmes) {
     it(`${readme.readme}: its ${readme.examples.length} example(s) run with Node`, async () => {
       const env: Record<string, string> = { ...PUSH_KEYS };
+      // A README that needs a newer Node (the AI SDK 7 needs 22) runs on the official binary (scripts/node22.mjs).
+      const node = readme.nodeMajor !== undefined ? (node22() as string) : process.execPath;
       let server: Running | undefined;
       const stop = async () => {
         server?.child.kill('SIGKILL');
@@ -110,7 +113,7 @@ describe('README examples', () => {
             }
             env.DATABASE_URL ??= await databases.create();
           }
-          const running = start(app, example, ports, env);
+          const running = start(app, example, ports, env, node);
           if (example.serves === undefined) {
             await runToEnd(running, example, 60_000);
             continue;

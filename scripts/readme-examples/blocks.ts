@@ -7,6 +7,8 @@
 //       up while the next blocks run, until the next such block)
 //   <!-- readme-example: needs a database -->               (before a block:
 //       it gets DATABASE_URL, a PostgreSQL database of its README's own)
+//   <!-- readme-examples: node 22 -->                       (anywhere: the
+//       README's examples run on Node 22 or newer, see scripts/node22.mjs)
 // (both at once: <!-- readme-example: serves "text"; needs a database -->)
 
 /** One ```ts block and how to run it. */
@@ -26,6 +28,8 @@ export interface ReadmeExamples {
   readonly examples: readonly Example[];
   /** The port of the reference agent the examples talk to, when the README says so. */
   readonly agentPort: number | undefined;
+  /** The Node major the examples need when it is newer than the one running the tests (`<!-- readme-examples: node 22 -->`). */
+  readonly nodeMajor: number | undefined;
 }
 
 const BLOCK = /(?:<!-- readme-example: ([^>]*?) -->\s*\n)?```ts\n([\s\S]*?)```/g;
@@ -46,7 +50,8 @@ export function examplesOf(readme: string, markdown: string): ReadmeExamples {
     examples.push({ readme, index: examples.length, code: match[2]!, serves, needsDatabase });
   }
   const agent = /<!-- readme-examples: an agent at 127\.0\.0\.1:(\d+) -->/.exec(markdown);
-  return { readme, examples, agentPort: agent ? Number(agent[1]) : undefined };
+  const node = /<!-- readme-examples: node (\d+) -->/.exec(markdown);
+  return { readme, examples, agentPort: agent ? Number(agent[1]) : undefined, nodeMajor: node ? Number(node[1]) : undefined };
 }
 
 /** A file name for an example: the README's folder and the block's index (`packages-core-2`). */

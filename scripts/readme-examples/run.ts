@@ -58,7 +58,7 @@ export interface Running {
   readonly exited: Promise<Outcome>;
 }
 
-/** Starts an example (transpiled to `<app>/<name>.mjs`) with Node (`node`, by default this process's) in `app`, with `env` added to the environment. */
+/** Starts an example (transpiled to `<app>/<name>.mjs`) with Node (`node`, default this one) in `app`, with `env` added to the environment. */
 export function start(app: string, example: Example, ports: ReadonlyMap<string, PortSwap>, env: Readonly<Record<string, string>>, node = process.execPath): Running {
   const { outputText } = ts.transpileModule(withPorts(example, ports), {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },

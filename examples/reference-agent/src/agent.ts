@@ -3,6 +3,10 @@ import type { Agent, AgentContext, Task } from '@taskwire/core';
 import { PLATFORM_QUESTION, platformOf, QUOTES, shorten } from './quotes.js';
 
 const SLOW = /^slow\s+(\d+)(?:\s+(\d+))?\s*$/i;
+/** `auth wait <ms>`: auth-required, then the agent goes on by itself (a credential obtained out of band). */
+const AUTH_WAIT = /^auth\s+wait\s+(\d+)\s*$/i;
+/** `ask linger <ms>`: input-required, then the run keeps going a while (tidying up) before it ends. */
+const ASK_LINGER = /^ask\s+linger\s+(\d+)\s*$/i;
 
 /** The text of a task's `quote` artifact, if it has one. */
 function quoteOf(task: Task): string | undefined {
@@ -50,12 +54,27 @@ async function slow(ctx: AgentContext, total: number, delayMs: number): Promise<
   await ctx.complete(`Done: ${total} chunks.`);
 }
 
+/** Asks for a credential, gets it out of band after `ms`, and finishes the task without another message. */
+async function authWait(ctx: AgentContext, ms: number): Promise<void> {
+  await ctx.authRequired(`Waiting ${ms} ms for a credential out of band; no need to answer.`);
+  await sleep(ms, undefined, { signal: ctx.signal });
+  await ctx.working('Got the credential out of band; going on.');
+  await ctx.complete('Authorized out of band; done.');
+}
+
+/** Asks a question, then keeps running `ms` (its run is still ending when the answer may already have started the next). */
+async function askLinger(ctx: AgentContext, ms: number): Promise<void> {
+  await ctx.inputRequired(`What next? Answer "slow <n> [<ms>]" or anything else (I keep tidying up for ${ms} ms).`);
+  await sleep(ms).catch(() => undefined);
+}
+
 /**
  * The reference agent, routed on the text of the message:
  * `echo <x>`, `ping` (answered with a message `pong`, no task), anything
  * with `quote` (then insta / pinterest / general on the same task), `make it
  * shorter` (referencing a completed quote task), `slow <n> [<ms>]`, `auth`,
- * `fail`, `reject`, and a help answer otherwise.
+ * `auth wait <ms>`, `ask linger <ms>`, `fail`, `reject`, and a help answer
+ * otherwise. On a continued task, `slow <n> [<ms>]` streams on it.
  */
 export const referenceAgent: Agent = async (ctx) => {
   const text = ctx.text.trim();
@@ -63,6 +82,8 @@ export const referenceAgent: Agent = async (ctx) => {
     if (ctx.task.history?.some((m) => m.role === 'ROLE_AGENT' && m.parts.some((p) => 'text' in p && p.text.endsWith(PLATFORM_QUESTION)))) {
       return continueQuote(ctx);
     }
+    const continued = SLOW.exec(text);
+    if (continued) return slow(ctx, Number(continued[1]), continued[2] === undefined ? 100 : Number(continued[2]));
     return ctx.complete(`Thanks, you are authenticated. You said: ${text}`);
   }
   const lower = text.toLowerCase();
@@ -73,10 +94,14 @@ export const referenceAgent: Agent = async (ctx) => {
   if (slowMatch) return slow(ctx, Number(slowMatch[1]), slowMatch[2] === undefined ? 100 : Number(slowMatch[2]));
   if (lower.includes('make it shorter')) return makeShorter(ctx);
   if (lower.includes('quote')) return ctx.inputRequired(PLATFORM_QUESTION);
+  const authWaitMatch = AUTH_WAIT.exec(text);
+  if (authWaitMatch) return authWait(ctx, Number(authWaitMatch[1]));
+  const lingerMatch = ASK_LINGER.exec(text);
+  if (lingerMatch) return askLinger(ctx, Number(lingerMatch[1]));
   if (lower === 'auth') return ctx.authRequired('Please authenticate, then send any message on this task to continue.');
   if (lower === 'fail') return ctx.fail('You asked me to fail, so this task failed.');
   if (lower === 'reject') return ctx.reject('You asked me to reject this task, so I rejected it.');
   return ctx.complete(
-    `I understand: "echo <text>", "ping", a request for a quote, "make it shorter" (referencing a quote task), "slow <n> [<ms>]", "auth", "fail" and "reject". You said: ${text}`,
+    `I understand: "echo <text>", "ping", a request for a quote, "make it shorter" (referencing a quote task), "slow <n> [<ms>]", "auth", "auth wait <ms>", "ask linger <ms>", "fail" and "reject". You said: ${text}`,
   );
 };

@@ -1,5 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { grpcAddress } from '@taskwire/server-grpc';
+import { publicBaseUrl } from '@taskwire/server-http';
 
 /** The reference agent's command-line options, resolved. */
 export interface AgentOptions {
@@ -12,6 +14,12 @@ export interface AgentOptions {
     | { kind: 'file'; dir: string }
     | { kind: 'postgres'; url: string; schema: string; migrate: boolean; leaseTtlMs: number | undefined };
   readonly apiKey: string | undefined;
+  /** The base URL clients reach the agent at (a load balancer's); the card's HTTP and WebSocket interfaces point there. */
+  readonly publicUrl?: string | undefined;
+  /** The `host:port` clients reach gRPC at (a load balancer's); the card's gRPC interface points there. */
+  readonly publicGrpcUrl?: string | undefined;
+  /** Build the card's URLs from the proxy's `Forwarded` / `X-Forwarded-Proto` / `X-Forwarded-Host` headers. */
+  readonly trustProxy?: boolean;
   /** On SIGTERM, how long running agents may go on before their tasks fail (SIGINT stops them at once). */
   readonly drainGraceMs: number;
 }
@@ -33,6 +41,12 @@ export const USAGE = `Usage: pnpm start [-- options]
   --drain-grace-ms <n>  on SIGTERM: stop taking work, let running agents finish within this, then
                       fail what is left and close streams so clients resume elsewhere (default 10000)
   --api-key <key>     require this key (x-api-key or Authorization: Bearer)
+  --public-url <url>  behind a load balancer: its base URL (e.g. https://agents.example.com); the card's
+                      JSON-RPC, HTTP+JSON and WebSocket interfaces point there instead of at this process
+  --public-grpc-url <host:port>  the balancer's gRPC address for the card; with --public-url or
+                      --trust-proxy and without it, the card lists no gRPC interface
+  --trust-proxy       build the card's URLs from the proxy's Forwarded / X-Forwarded-Proto /
+                      X-Forwarded-Host headers (only behind a proxy that sets them)
   --help              this text`;
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
@@ -60,6 +74,9 @@ export function parseOptions(
       'lease-ttl-ms': { type: 'string' },
       'drain-grace-ms': { type: 'string' },
       'api-key': { type: 'string' },
+      'public-url': { type: 'string' },
+      'public-grpc-url': { type: 'string' },
+      'trust-proxy': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -84,7 +101,17 @@ export function parseOptions(
   if (parsed.kind !== 'postgres' && values.migrate) throw new TypeError('--migrate applies to a postgres store only');
   if (parsed.kind !== 'postgres' && values['lease-ttl-ms'] !== undefined) throw new TypeError('--lease-ttl-ms applies to a postgres store only');
   const drainGraceMs = milliseconds(values['drain-grace-ms'], '--drain-grace-ms', 0) ?? DEFAULT_DRAIN_GRACE_MS;
-  return { host: values.host!, port, grpcPort, store: parsed, apiKey: values['api-key'], drainGraceMs };
+  return {
+    host: values.host!,
+    port,
+    grpcPort,
+    store: parsed,
+    apiKey: values['api-key'],
+    publicUrl: values['public-url'] === undefined ? undefined : publicBaseUrl(values['public-url'], '--public-url'),
+    publicGrpcUrl: values['public-grpc-url'] === undefined ? undefined : grpcAddress(values['public-grpc-url'], '--public-grpc-url'),
+    trustProxy: values['trust-proxy']!,
+    drainGraceMs,
+  };
 }
 
 /** A whole number of milliseconds of at least `min` from an option, or undefined when it is not given. */

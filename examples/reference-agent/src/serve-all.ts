@@ -1,4 +1,4 @@
-import { apiKeyAuth, createMemoryTaskStore, TaskService, type AuthPolicy, type Logger, type TaskCoordinator, type TaskStore } from '@taskwire/core';
+import { apiKeyAuth, createMemoryTaskStore, TaskService, type Agent, type AgentCard, type AuthPolicy, type Logger, type TaskCoordinator, type TaskStore } from '@taskwire/core';
 import { FileTaskStore } from '@taskwire/core/file';
 import { createPostgresCoordinator, createPostgresTaskStore, migrate, type MigrationResult } from '@taskwire/postgres';
 import { grpcInterface, serveGrpc } from '@taskwire/server-grpc';
@@ -15,6 +15,8 @@ import { createWebPage } from './web/page-server.js';
 export interface RunningAgent {
   readonly baseUrl: string;
   readonly urls: { jsonRpc: string; rest: string; ws: string; grpc: string; card: string; page: string };
+  /** The base URL the card's interfaces point at (`--public-url`; the same as `baseUrl` without it). */
+  readonly publicUrl: string;
   readonly service: TaskService;
   /** With a postgres store and `--migrate`: what the migration at start applied. */
   readonly migration?: MigrationResult;
@@ -48,21 +50,29 @@ async function openStore(store: AgentOptions['store'], logger: Logger | undefine
   }
 }
 
+/** The WebSocket endpoint under an HTTP base URL (`https:` becomes `wss:`). */
+const wsUrlOf = (baseUrl: string) => `${baseUrl.replace(/^http/, 'ws')}/a2a/ws`;
+
 /**
- * Serves the reference agent on every transport: JSON-RPC, HTTP+JSON, the
+ * Serves the reference agent (or `served`: another agent and its card, as
+ * examples/ai-sdk-agent does) on every transport: JSON-RPC, HTTP+JSON, the
  * card, WebSocket and the web page (at `/`) on one HTTP port, gRPC on
  * another; one service and one store behind them all. Before serving, tasks
  * a previous run left submitted or working (it crashed or was killed) are
  * failed with a message saying so (`TaskService.recover`).
  */
-export async function serveAll(options: AgentOptions, logger?: Logger): Promise<RunningAgent> {
+export async function serveAll(
+  options: AgentOptions,
+  logger?: Logger,
+  served: { agent: Agent; card: AgentCard } = { agent: referenceAgent, card: referenceAgentCard([]) },
+): Promise<RunningAgent> {
   const page = createWebPage({ endpoints: ['POST /a2a/jsonrpc', '/a2a/rest/...', 'GET /.well-known/agent-card.json', 'WebSocket /a2a/ws'], logger });
   const { store, coordinator, migration } = await openStore(options.store, logger);
   const auth: AuthPolicy | undefined = options.apiKey
     ? { authenticate: apiKeyAuth({ [options.apiKey]: 'api-key-user' }), challenge: 'ApiKey header="x-api-key"' }
     : undefined;
-  const card = referenceAgentCard([]);
-  const service = new TaskService({ store, agent: referenceAgent, card, ...(logger && { logger }), ...(coordinator && { coordinator }) });
+  const { agent, card } = served;
+  const service = new TaskService({ store, agent, card, ...(logger && { logger }), ...(coordinator && { coordinator }) });
   const opened: (() => Promise<void>)[] = [() => store.close(), ...(coordinator ? [() => coordinator.close()] : [])];
   const abandon = async (error: unknown): Promise<never> => {
     for (const close of opened.reverse()) await close().catch(() => undefined);
@@ -72,11 +82,18 @@ export async function serveAll(options: AgentOptions, logger?: Logger): Promise<
   // (in a cluster: only those no live replica runs).
   await service.recover().catch(abandon);
   const listening = (option: ListenTarget['option'], port: number) => (error: unknown) => abandon(explainListenError(error, { option, host: options.host, port }));
-  const grpc = await serveGrpc({ service, port: options.grpcPort, host: options.host, ...(auth && { auth }), ...(logger && { logger }) }).catch(
-    listening('--grpc-port', options.grpcPort),
-  );
+  const grpc = await serveGrpc({
+    service,
+    port: options.grpcPort,
+    host: options.host,
+    ...(options.publicGrpcUrl !== undefined && { publicUrl: options.publicGrpcUrl }),
+    ...(auth && { auth }),
+    ...(logger && { logger }),
+  }).catch(listening('--grpc-port', options.grpcPort));
   opened.push(() => grpc.close(1_000));
-  let wsUrl = '';
+  // Behind a balancer, this process's own gRPC address would take clients past it: list gRPC only where it is public.
+  const behindProxy = options.publicUrl !== undefined || options.trustProxy === true;
+  const grpcInterfaces = options.publicGrpcUrl !== undefined || !behindProxy ? [grpcInterface(grpc.publicUrl)] : [];
   const http = await serveA2A({
     service,
     port: options.port,
@@ -88,14 +105,16 @@ export async function serveAll(options: AgentOptions, logger?: Logger): Promise<
     v03Discovery: true,
     // Liveness at /healthz, readiness (store reachable, not draining) at /readyz.
     health: true,
-    card: (baseUrl) => {
-      wsUrl = `${baseUrl.replace(/^http/, 'ws')}/a2a/ws`;
-      return { ...card, supportedInterfaces: [...httpInterfaces(baseUrl), grpcInterface(grpc.url), wsInterface(wsUrl)] };
-    },
+    // Every interface under the public base URL (--public-url, a trusted proxy's report, else this process's own).
+    ...(options.publicUrl !== undefined && { publicUrl: options.publicUrl }),
+    trustProxy: options.trustProxy ?? false,
+    card: (baseUrl) => ({ ...card, supportedInterfaces: [...httpInterfaces(baseUrl), ...grpcInterfaces, wsInterface(wsUrlOf(baseUrl))] }),
   }).catch(listening('--port', options.port));
+  const wsUrl = wsUrlOf(http.url);
   const ws = attachWebSocket({ server: http.server, service, path: '/a2a/ws', ...(auth && { auth }), ...(logger && { logger }) });
   return {
     baseUrl: http.url,
+    publicUrl: http.publicUrl,
     urls: {
       jsonRpc: `${http.url}/a2a/jsonrpc`,
       rest: `${http.url}/a2a/rest`,

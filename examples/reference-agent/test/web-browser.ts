@@ -95,10 +95,10 @@ export function startAgent(apiKey?: string): Promise<RunningAgent> {
   return serveAll({ host: '127.0.0.1', port: 0, grpcPort: 0, store: { kind: 'memory' }, apiKey });
 }
 
-/** Opens the page in a new tab and resolves once its script has connected. Page errors are collected in `errors`. */
-export async function openPage(browser: Browser, url: string, errors: string[]): Promise<Page> {
+/** Opens the page in a new tab and resolves once its script has connected; `watch` sees the page first (to collect its errors). */
+export async function openPage(browser: Browser, url: string, watch: (page: Page) => void): Promise<Page> {
   const page = await browser.context.newPage();
-  page.on('pageerror', (error) => errors.push(error.message));
+  watch(page);
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
   return page;

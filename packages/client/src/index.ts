@@ -21,6 +21,7 @@ export { pollTask, WaitTimeoutError } from './poll-task.js';
 export type { PollOptions } from './poll-task.js';
 export * from './resumable-stream.js';
 export { untilSettled } from './until-settled.js';
+export { applyResponse } from './follow-task.js';
 export { pollingStream } from './polling-stream.js';
 export * from './task-routing.js';
 export { Conversation, textOfMessage } from './conversation.js';

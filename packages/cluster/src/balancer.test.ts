@@ -1,13 +1,15 @@
 import type { Message, StreamEvent, Task, Transport } from '@taskwire/core';
-import { stateOf } from '@taskwire/core';
+import { isTerminal, stateOf, WS_PROTOCOL_BINDING } from '@taskwire/core';
+import type { StreamDrop } from '@taskwire/client';
+import { createClient } from '@taskwire/client';
 import { describePostgres } from '@taskwire/postgres/testing';
 import type { AgentUrls } from '@taskwire/reliability/support/agent-process';
 import type { Binding, ClosableTransport } from '@taskwire/reliability/support/transports';
 import { BINDINGS, connectTransport } from '@taskwire/reliability/support/transports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedLogProblems } from './support/logs.js';
-import type { Balancer } from './support/nginx.js';
-import { startNginx } from './support/nginx.js';
+import type { Balancer, ReservedPorts } from './support/nginx.js';
+import { reservePorts, startNginx } from './support/nginx.js';
 import { perCall } from './support/per-call.js';
 import { withTenant } from './support/round-robin.js';
 import { useCluster } from './support/use-cluster.js';
@@ -29,13 +31,29 @@ async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[
 /** Sequences that follow each other with no gap and no repeat. */
 const contiguous = (events: readonly StreamEvent[]) => events.every((e, i) => i === 0 || e.sequence === events[i - 1]!.sequence + 1);
 
+/** Short, so that the task of a replica killed outright is settled soon (within the lease, plus a sweep). */
+const LEASE_TTL_MS = 3_000;
+
 describePostgres('3 replicas behind nginx (round-robin, no sticky sessions): one URL, every behaviour', (db) => {
-  const cluster = useCluster(db, 3);
+  // nginx's ports are known before the replicas start, so that they can be told where clients reach them.
+  let ports: ReservedPorts;
+  beforeAll(async () => void (ports = await reservePorts()));
+  // The card of every replica points at nginx: from nginx's X-Forwarded-* headers (the README block sets
+  // them) when the card is asked for through nginx, else at --public-url (nginx by another name: localhost).
+  const cluster = useCluster(db, 3, () => [
+    '--lease-ttl-ms',
+    String(LEASE_TTL_MS),
+    '--trust-proxy',
+    '--public-url',
+    `http://localhost:${ports.http}`,
+    '--public-grpc-url',
+    ports.grpcUrl,
+  ]);
   let balancer: Balancer;
   const opened: ClosableTransport[] = [];
   beforeAll(async () => {
     const replicas = cluster().replicas;
-    balancer = await startNginx({ http: replicas.map((r) => r.port), grpc: replicas.map((r) => r.grpcPort) });
+    balancer = await startNginx({ http: replicas.map((r) => r.port), grpc: replicas.map((r) => r.grpcPort) }, ports);
   }, 300_000);
   afterAll(async () => {
     await Promise.all(opened.map((t) => t.close()));
@@ -115,4 +133,72 @@ describePostgres('3 replicas behind nginx (round-robin, no sticky sessions): one
       }, 60_000);
     });
   }
+  describe('the card', () => {
+    /** The card's interfaces, `binding url` each. */
+    const interfaces = async (cardUrl: string) =>
+      ((await (await fetch(cardUrl)).json()) as { supportedInterfaces: { protocolBinding: string; url: string }[] }).supportedInterfaces.map(
+        (i) => `${i.protocolBinding} ${i.url}`,
+      );
+    const at = (base: string) => [
+      `JSONRPC ${base}/a2a/jsonrpc`,
+      `HTTP+JSON ${base}/a2a/rest`,
+      `GRPC ${balancer.grpcUrl}`,
+      `${WS_PROTOCOL_BINDING} ${base.replace(/^http/, 'ws')}/a2a/ws`,
+    ];
+
+    it("points every interface at nginx, whether read through nginx (its X-Forwarded-* headers) or from a replica itself (--public-url)", async () => {
+      for (let i = 0; i < 3; i++) expect(await interfaces(`${balancer.url}/.well-known/agent-card.json`)).toEqual(at(balancer.url));
+      for (const replica of cluster().replicas) expect(await interfaces(replica.urls.card)).toEqual(at(`http://localhost:${ports.http}`));
+      // v0.3 clients (@a2a-js/sdk) read `url`: nginx's JSON-RPC endpoint too.
+      const card = await (await fetch(`${balancer.url}/.well-known/agent-card.json`)).json();
+      expect(card.url).toBe(`${balancer.url}/a2a/jsonrpc`);
+    }, 60_000);
+
+    it('a client that reads it talks to nginx, and its stream survives the kill -9 of the replica serving it: every event once, in order, to the end', async () => {
+      // Which replica served each HTTP answer (nginx's X-Served-By, the tests' addition to the README block).
+      const servedBy: number[] = [];
+      const tracking: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        const upstream = response.headers.get('x-served-by')?.split(',').at(-1)?.trim();
+        servedBy.push(cluster().replicas.findIndex((r) => upstream === `127.0.0.1:${r.port}`));
+        return response;
+      };
+      const drops: StreamDrop[] = [];
+      const client = await createClient(balancer.url, {
+        fetch: tracking,
+        resume: { onDrop: (drop) => drops.push(drop) },
+      });
+      expect(client.interface?.url).toBe(`${balancer.url}/a2a/jsonrpc`);
+      servedBy.length = 0;
+      const stream = client.sendStreamingMessage({ message: message('slow 100 50') })[Symbol.asyncIterator]();
+      const events: StreamEvent[] = [];
+      while (events.filter((e) => 'artifactUpdate' in e.response).length < 3) {
+        const next = await stream.next();
+        if (next.done) throw new Error('the stream ended before the kill');
+        events.push(next.value);
+      }
+      // The replica that took the streaming call runs the agent and serves the stream: kill it outright.
+      const victim = servedBy[0]!;
+      expect(victim).toBeGreaterThanOrEqual(0);
+      await cluster().kill(victim);
+      try {
+        // Another replica settles the task once the victim's lease is over; the client resumes through nginx
+        // meanwhile. No bound here but the test's timeout: the settle takes about a lease plus a sweep.
+        for (let next = await stream.next(); !next.done; next = await stream.next()) events.push(next.value);
+        expect(drops.length).toBeGreaterThanOrEqual(1);
+        expect(servedBy.slice(1).length).toBeGreaterThanOrEqual(1);
+        expect(servedBy.slice(1).every((index) => index >= 0 && index !== victim)).toBe(true);
+        expect('task' in events[0]!.response).toBe(true);
+        expect(contiguous(events)).toBe(true);
+        const last = stateOf(events.at(-1)!.response)!;
+        expect(isTerminal(last)).toBe(true);
+        const task = await client.getTask({ id: (events[0]!.response as { task: Task }).task.id });
+        expect(task.status.state).toBe(last);
+        // The chunks seen are the task's chunks, each once: the artifact holds as many parts as chunk events came.
+        expect(task.artifacts?.[0]?.parts.length ?? 0).toBe(events.filter((e) => 'artifactUpdate' in e.response).length);
+      } finally {
+        await cluster().restart(victim);
+      }
+    }, 120_000);
+  });
 });

@@ -77,6 +77,8 @@ export function connect(options: PostgresConnectionOptions, owner: string): Conn
     query_timeout: statementTimeout + 2_000,
     idle_in_transaction_session_timeout: statementTimeout,
     keepAlive: true,
+    // A peer that vanished is probed after 5 s of silence (the OS default waits two hours).
+    keepAliveInitialDelayMillis: 5_000,
     application_name: 'taskwire',
   });
   pool.on('error', (error) => options.logger?.warn({ error: error.message }, 'Taskwire postgres: an idle connection was lost; the pool opens a new one when needed'));

@@ -27,7 +27,7 @@ import { RUNNING_STATE_LIST, TERMINAL_STATE_LIST } from './migrations.js';
  * {@link clusterParameters} for their last four parameters): a claim takes
  * the lease (its epoch is the version the commit produces), a hold is
  * refused unless the row's lease is still the writer's, and any commit that
- * leaves the task settled releases it. (Commits are announced to the other
+ * leaves the task terminal releases it (see `leaseSql`). (Commits are announced to the other
  * replicas after they resolve, not in the statement: see `CommitNotifier`.)
  */
 export interface TaskStatements {
@@ -101,17 +101,27 @@ export function taskStatements(S: string, maxEvents: number | undefined, leases 
   };
 }
 
-/** The lease parts of a replica's commit, its parameters numbered from `n` (see {@link clusterParameters}). */
+/**
+ * The lease parts of a replica's commit, its parameters numbered from `n`
+ * (see {@link clusterParameters}). A lease belongs to a run: a claim gives
+ * it to the run the commit starts (epoch: the version the commit makes;
+ * the count of take-overs starts again), a hold is refused unless the
+ * lease is still that run's, a commit that leaves the task terminal
+ * releases it, and one that leaves it interrupted keeps it with its run
+ * (which may go on by itself; interrupted tasks are never taken over).
+ */
 function leaseSql(n: number) {
   const [holder, epoch, claim, ttl] = [`$${n}::text`, `$${n + 1}::integer`, `$${n + 2}::boolean`, `$${n + 3}::double precision`];
-  const running = `$4 IN ${RUNNING_STATE_LIST}`;
+  const live = `$4 NOT IN ${TERMINAL_STATE_LIST}`;
+  const ended = `$4 IN ${TERMINAL_STATE_LIST}`;
   const expiry = `now() + ${ttl} * interval '1 millisecond'`;
   return {
     // A claim never names an epoch (the creating commit's version, 1, is the epoch): the test only types the parameter.
-    created: `CASE WHEN ${claim} AND ${running} THEN ${holder} END, CASE WHEN ${claim} AND ${running} AND ${epoch} IS NULL THEN 1 END, CASE WHEN ${claim} AND ${running} THEN ${expiry} END`,
-    updated: `lease_holder = CASE WHEN NOT ${running} THEN NULL WHEN ${claim} THEN ${holder} ELSE lease_holder END,
-          lease_epoch = CASE WHEN NOT ${running} THEN NULL WHEN ${claim} THEN version + 1 ELSE lease_epoch END,
-          lease_expires_at = CASE WHEN NOT ${running} THEN NULL WHEN ${holder} IS NOT NULL THEN ${expiry} ELSE lease_expires_at END`,
+    created: `CASE WHEN ${claim} AND ${live} THEN ${holder} END, CASE WHEN ${claim} AND ${live} AND ${epoch} IS NULL THEN 1 END, CASE WHEN ${claim} AND ${live} THEN ${expiry} END`,
+    updated: `lease_holder = CASE WHEN ${ended} THEN NULL WHEN ${claim} THEN ${holder} ELSE lease_holder END,
+          lease_epoch = CASE WHEN ${ended} THEN NULL WHEN ${claim} THEN version + 1 ELSE lease_epoch END,
+          lease_expires_at = CASE WHEN ${ended} THEN NULL WHEN ${holder} IS NOT NULL THEN ${expiry} ELSE lease_expires_at END,
+          lease_takeovers = CASE WHEN ${claim} THEN 0 ELSE lease_takeovers END`,
     held: `(${claim} OR ${epoch} IS NULL OR (lease_holder = ${holder} AND lease_epoch = ${epoch}))`,
   };
 }

@@ -35,6 +35,15 @@ export interface ServeGrpcOptions extends A2AServiceOptions {
   readonly host?: string;
   /** Request and response size limit in bytes (default {@link DEFAULT_MAX_MESSAGE_BYTES}); larger ones fail with RESOURCE_EXHAUSTED. */
   readonly maxMessageBytes?: number;
+  /**
+   * The address clients reach this server at when it is not its own, e.g.
+   * a load balancer's `grpc.example.com:443` in front of several replicas:
+   * `host:port` (a name, an IPv4 address or a bracketed IPv6 address).
+   * Put it in the card with `grpcInterface(handle.publicUrl)` so that
+   * clients that read the card stay behind the balancer. Default: the
+   * server's own address ({@link GrpcServerHandle.url}).
+   */
+  readonly publicUrl?: string;
   /** TLS or other server credentials; default insecure (plaintext, for local use and tests). */
   readonly credentials?: grpc.ServerCredentials;
   /** Idle connections and dead peers (see {@link GrpcTimeouts}); the rest keep {@link DEFAULT_GRPC_TIMEOUTS}. */
@@ -49,6 +58,8 @@ export interface GrpcServerHandle {
   readonly port: number;
   /** Its address as agent cards and `grpcTransport` take it: `host:port`. */
   readonly url: string;
+  /** The address for the card: `publicUrl` when given, else {@link url}. */
+  readonly publicUrl: string;
   /** The underlying grpc-js server (to add further services). */
   readonly server: grpc.Server;
   /**
@@ -64,6 +75,19 @@ function hostPort(host: string, port: number): string {
 }
 
 /**
+ * Checks a gRPC address option (a public `host:port`): a host name, IPv4
+ * address or bracketed IPv6 address, and a port from 1 to 65535. Returns
+ * it as given; throws a TypeError naming `option` otherwise.
+ */
+export function grpcAddress(value: string, option = 'publicUrl'): string {
+  const match = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$/.exec(value);
+  if (!match || Number(match[1]) < 1 || Number(match[1]) > 65535) {
+    throw new TypeError(`${option} must be host:port, e.g. grpc.example.com:443 (got "${value}")`);
+  }
+  return value;
+}
+
+/**
  * Starts a grpc-js server serving `lf.a2a.v1.A2AService` over `service`
  * with message size limits, an idle-connection bound and keepalive pings
  * set (see {@link GrpcTimeouts}), and resolves once it listens.
@@ -71,6 +95,7 @@ function hostPort(host: string, port: number): string {
 export async function serveGrpc(options: ServeGrpcOptions): Promise<GrpcServerHandle> {
   const { service, port = 0, host = '127.0.0.1', maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES } = options;
   const timeouts = { ...DEFAULT_GRPC_TIMEOUTS, ...options.timeouts };
+  const publicUrl = options.publicUrl === undefined ? undefined : grpcAddress(options.publicUrl);
   const server = new grpc.Server({
     'grpc.max_receive_message_length': maxMessageBytes,
     'grpc.max_send_message_length': maxMessageBytes,
@@ -89,6 +114,7 @@ export async function serveGrpc(options: ServeGrpcOptions): Promise<GrpcServerHa
   return {
     port: bound,
     url: hostPort(host, bound),
+    publicUrl: publicUrl ?? hostPort(host, bound),
     server,
     close(graceMs = 5000) {
       closing ??= new Promise<void>((resolve) => {

@@ -1,4 +1,3 @@
-import { AgentCardEndpoint } from './agent-card.js';
 import { CorsPolicy } from './cors.js';
 import { Dispatcher } from './dispatch.js';
 import type { FetchHandler } from './fetch-host.js';
@@ -11,6 +10,7 @@ import type { NodeHandler } from './node-host.js';
 import { nodeHandler } from './node-host.js';
 import type { A2AHttpOptions } from './options.js';
 import { resolveOptions } from './options.js';
+import { PublicCard } from './public-card.js';
 import { RestEndpoint } from './rest.js';
 import { withV03Discovery } from './v03-card.js';
 
@@ -52,8 +52,9 @@ const at = (path: string, target: string) => path === target || path === `${targ
 /**
  * Builds the A2A HTTP handler of a service: JSON-RPC 2.0 at `jsonRpcPath`,
  * the HTTP+JSON binding below `restPath`, the public agent card at
- * `cardPath` (when there is a card: a v1.0 AgentCard, with the v0.3
- * discovery fields added when `v03Discovery` is on), and CORS on all of
+ * `cardPath` (when there is a card: a v1.0 AgentCard, built for
+ * `publicUrl` or a trusted proxy's report when it is a function, with the
+ * v0.3 discovery fields added when `v03Discovery` is on), and CORS on all of
  * them when `cors` is set.
  * Request handling is protocol-free: it decodes the wire, calls
  * `service.unary` / `service.stream`, and encodes results and A2A errors
@@ -64,10 +65,14 @@ export function createA2AHandler(options: A2AHttpOptions): A2AHandler {
   const dispatcher = new Dispatcher(resolved);
   const jsonRpc = resolved.jsonRpcPath !== undefined ? new JsonRpcEndpoint(resolved, dispatcher) : undefined;
   const rest = resolved.restPath !== undefined ? new RestEndpoint(resolved, dispatcher) : undefined;
-  const served = resolved.card && resolved.v03Discovery ? withV03Discovery(resolved.card, resolved.jsonRpcPath) : resolved.card;
   const card =
-    resolved.cardPath !== undefined && served
-      ? new AgentCardEndpoint(served, { maxAgeSeconds: resolved.cardMaxAgeSeconds, lastModified: resolved.cardLastModified })
+    resolved.cardPath !== undefined && resolved.card
+      ? new PublicCard(resolved.card, {
+          publicUrl: resolved.publicUrl,
+          trustProxy: resolved.trustProxy,
+          finish: (built) => (resolved.v03Discovery ? withV03Discovery(built, resolved.jsonRpcPath) : built),
+          caching: { maxAgeSeconds: resolved.cardMaxAgeSeconds, lastModified: resolved.cardLastModified },
+        })
       : undefined;
   const cors = options.cors && new CorsPolicy(options.cors);
   const a2aPaths = { exact: [resolved.cardPath, resolved.jsonRpcPath], base: resolved.restPath };

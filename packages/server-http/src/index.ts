@@ -14,6 +14,8 @@ export { HTTP_DEFAULTS } from './options.js';
 export { HEALTH_DEFAULTS } from './health.js';
 export type { HealthOptions } from './health.js';
 export type { A2AHttpOptions } from './options.js';
+export type { CardSource } from './public-card.js';
+export { publicBaseUrl } from './public-url.js';
 export { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS } from './cors.js';
 export type { CorsOptions } from './cors.js';
 export { httpInterfaces } from './agent-card.js';

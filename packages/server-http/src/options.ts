@@ -1,6 +1,8 @@
-import type { AgentCard, AuthPolicy, Logger, TaskService } from '@taskwire/core';
+import type { AuthPolicy, Logger, TaskService } from '@taskwire/core';
 import type { CorsOptions } from './cors.js';
 import type { HealthOptions } from './health.js';
+import type { CardSource } from './public-card.js';
+import { publicBaseUrl } from './public-url.js';
 
 /** The paths, limits and timings a handler uses when its options leave them out. */
 export const HTTP_DEFAULTS = {
@@ -29,10 +31,35 @@ export interface A2AHttpOptions {
   /** The service every binding calls. */
   readonly service: TaskService;
   /**
-   * The public agent card served at {@link cardPath}. Default: the service's
+   * The public agent card served at {@link cardPath}: a card, served as it
+   * is, or a function of the base URL clients reach this host at that
+   * builds it (called with {@link publicUrl}, or, with {@link trustProxy},
+   * with the base URL the request's proxy reports). Default: the service's
    * card. Build its `supportedInterfaces` with `httpInterfaces(baseUrl)`.
    */
-  readonly card?: AgentCard | undefined;
+  readonly card?: CardSource | undefined;
+  /**
+   * The base URL clients reach this host at, e.g. a load balancer's
+   * `https://agents.example.com` (a path prefix is kept): what a `card`
+   * function is called with, so that every interface in the card points
+   * there and not at this process. Required with a `card` function. An
+   * absolute http(s) URL without query or fragment.
+   */
+  readonly publicUrl?: string | undefined;
+  /**
+   * Off by default: forwarded headers are ignored. When on, a `card`
+   * function is called per request with the base URL the proxy in front
+   * reports: the scheme from RFC 7239 `Forwarded: proto=` or else
+   * `X-Forwarded-Proto`, the host from `Forwarded: host=` or else
+   * `X-Forwarded-Host` (first element or value), each defaulting to
+   * {@link publicUrl}'s. Only `http`/`https` and a valid `host[:port]` are
+   * taken; anything else makes the whole report ignored ({@link publicUrl}
+   * is used). Turn it on only behind a proxy that sets (or strips) these
+   * headers: a client reaching the host directly could otherwise choose
+   * the URLs of the card it is sent. Card answers then carry `Vary` for
+   * those headers. A fixed `card` is not affected.
+   */
+  readonly trustProxy?: boolean | undefined;
   /**
    * Who may call: an `authenticate` hook (`apiKeyAuth`, `bearerAuth` from
    * `@taskwire/core`, or your own). A missing or wrong credential is a 401
@@ -87,7 +114,9 @@ export interface A2AHttpOptions {
 /** Options with every default applied; paths have no trailing `/` (the root is `''`). */
 export interface ResolvedOptions {
   readonly service: TaskService;
-  readonly card: AgentCard | undefined;
+  readonly card: CardSource | undefined;
+  readonly publicUrl: string | undefined;
+  readonly trustProxy: boolean;
   readonly auth: AuthPolicy | undefined;
   readonly jsonRpcPath: string | undefined;
   readonly restPath: string | undefined;
@@ -112,6 +141,8 @@ export function resolveOptions(options: A2AHttpOptions): ResolvedOptions {
   return {
     service: options.service,
     card: options.card ?? options.service.card,
+    publicUrl: options.publicUrl === undefined ? undefined : publicBaseUrl(options.publicUrl),
+    trustProxy: options.trustProxy ?? false,
     auth: options.auth,
     jsonRpcPath: path(options.jsonRpcPath, HTTP_DEFAULTS.jsonRpcPath),
     restPath: path(options.restPath, HTTP_DEFAULTS.restPath),

@@ -1,11 +1,12 @@
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { AgentCard } from '@taskwire/core';
 import { httpInterfaces } from './agent-card.js';
 import type { A2AHandler } from './handler.js';
 import { createA2AHandler } from './handler.js';
 import type { A2AHttpOptions } from './options.js';
 import { HTTP_DEFAULTS } from './options.js';
+import type { CardSource } from './public-card.js';
+import { publicBaseUrl } from './public-url.js';
 
 /**
  * How long {@link serveA2A} waits for slow or idle clients. Each bound
@@ -42,18 +43,28 @@ function serverTimeouts(timeouts: HttpTimeouts = {}): ServerOptions {
 }
 
 /** How {@link serveA2A} listens, on top of the handler options. */
-export interface ServeA2AOptions extends Omit<A2AHttpOptions, 'card'> {
+export interface ServeA2AOptions extends Omit<A2AHttpOptions, 'card' | 'publicUrl'> {
   /** Port to listen on; default 0 (a free port: read it from the result's `url`). */
   readonly port?: number;
   /** Interface to listen on; default `127.0.0.1`. */
   readonly host?: string;
   /**
-   * The public card, or a function of the server's base URL that builds it
-   * (the port may be known only after listening). Default: the service's
-   * card with `supportedInterfaces` set to this server's JSON-RPC and
-   * HTTP+JSON interfaces (a signed service card is served unchanged).
+   * The public card, or a function of the base URL clients reach the server
+   * at that builds it (`publicUrl`, else the server's own URL: the port may
+   * be known only after listening; with `trustProxy`, the base URL the
+   * request's proxy reports). Default: the service's card with
+   * `supportedInterfaces` set to the JSON-RPC and HTTP+JSON interfaces at
+   * that base URL (a signed service card is served unchanged).
    */
-  readonly card?: AgentCard | ((baseUrl: string) => AgentCard);
+  readonly card?: CardSource;
+  /**
+   * The base URL clients reach the server at when it is not the server's
+   * own, e.g. the load balancer in front of several replicas
+   * (`https://agents.example.com`; a path prefix is kept): the card's
+   * interfaces then point there, so clients that read the card stay behind
+   * the balancer. Default: the server's own URL (see {@link A2AServer.url}).
+   */
+  readonly publicUrl?: string;
   /**
    * Answers the requests none of the A2A paths take (a web page, health
    * checks). Default: 404 with an A2A error body.
@@ -74,6 +85,8 @@ export interface A2AServer {
   readonly server: Server;
   /** Base URL, e.g. `http://127.0.0.1:43121` (no trailing slash). */
   readonly url: string;
+  /** The base URL the card's interfaces are built for: `publicUrl` when given (checked, no trailing slash), else {@link url}. */
+  readonly publicUrl: string;
   readonly port: number;
   readonly handler: A2AHandler;
   /**
@@ -100,6 +113,7 @@ function urlHost(host: string): string {
  */
 export async function serveA2A(options: ServeA2AOptions): Promise<A2AServer> {
   const { createServer } = await import('node:http');
+  const publicUrl = options.publicUrl === undefined ? undefined : publicBaseUrl(options.publicUrl);
   const host = options.host ?? '127.0.0.1';
   const server = createServer(serverTimeouts(options.timeouts));
   await new Promise<void>((resolve, reject) => {
@@ -113,18 +127,17 @@ export async function serveA2A(options: ServeA2AOptions): Promise<A2AServer> {
   const url = `http://${urlHost(host)}:${port}`;
   const given = options.card;
   const serviceCard = options.service.card;
-  const card =
-    typeof given === 'function'
-      ? given(url)
-      : (given ??
-        // A signed card is served as signed: new interfaces would break its signature.
-        (serviceCard?.signatures?.length
-          ? serviceCard
-          : serviceCard && {
-              ...serviceCard,
-              supportedInterfaces: httpInterfaces(url, { jsonRpcPath: options.jsonRpcPath, restPath: options.restPath }),
-            }));
-  const handler = createA2AHandler({ ...options, card });
+  const card: CardSource | undefined =
+    given ??
+    // A signed card is served as signed: new interfaces would break its signature.
+    (serviceCard?.signatures?.length
+      ? serviceCard
+      : serviceCard &&
+        ((baseUrl: string) => ({
+          ...serviceCard,
+          supportedInterfaces: httpInterfaces(baseUrl, { jsonRpcPath: options.jsonRpcPath, restPath: options.restPath }),
+        })));
+  const handler = createA2AHandler({ ...options, card, publicUrl: publicUrl ?? url });
   const connections = trackConnections(server);
   const fallback = options.fallback;
   server.on('request', fallback ? (req, res) => handler.node(req, res, () => fallback(req, res)) : handler.node);
@@ -132,6 +145,7 @@ export async function serveA2A(options: ServeA2AOptions): Promise<A2AServer> {
   return {
     server,
     url,
+    publicUrl: publicUrl ?? url,
     port,
     handler,
     close: () =>

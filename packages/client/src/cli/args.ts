@@ -99,6 +99,8 @@ Commands:
   cancel [url] <taskId>    cancel a task
   watch [url] <taskId>     follow a task: a live status line with progress, then its artifacts
   card <url>               show the agent card
+  inspect [url]            a local web page that inspects the agent (needs @taskwire/inspector;
+                           taskwire inspect --help for its options, --check <url> for CI)
 
 <url> may leave out http:// (127.0.0.1:41241). [url] may be left out: the last agent
 used is remembered (or set --url / TASKWIRE_URL).

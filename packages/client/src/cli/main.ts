@@ -10,6 +10,8 @@ import { isTransient } from '../transient.js';
 import type { CliArgs } from './args.js';
 import { parseCliArgs, USAGE, UsageError } from './args.js';
 import * as commands from './commands.js';
+import type { InspectorModule } from './inspect.js';
+import { INSPECTOR_MISSING, loadInspector } from './inspect.js';
 import type { CommandContext } from './commands.js';
 import { loadState, saveState, statePath } from './state-file.js';
 import { describeConnection, preferredBindings } from './targets.js';
@@ -28,6 +30,18 @@ export interface CliIo {
   readonly signal?: AbortSignal;
   /** Makes clients (default: `createClient` with the Node transports that are installed). */
   readonly connect?: (url: string, options: CreateClientOptions) => Promise<A2AClient>;
+  /** Loads `@taskwire/inspector` for `taskwire inspect` (default: `loadInspector`, undefined when it is not installed). */
+  readonly inspector?: () => Promise<InspectorModule | undefined>;
+}
+
+/** `taskwire inspect ...`: handed whole to `@taskwire/inspector` (its options are its own), or says how to install it. */
+async function inspect(argv: readonly string[], io: CliIo): Promise<number> {
+  const inspector = await (io.inspector ?? loadInspector)();
+  if (!inspector) {
+    io.stderr.write(`taskwire: ${INSPECTOR_MISSING}\n`);
+    return EXIT.usage;
+  }
+  return inspector.runInspect(argv, { stdout: io.stdout, stderr: io.stderr, env: io.env, ...(io.signal && { signal: io.signal }) });
 }
 
 function clientOptions(args: CliArgs, env: CliIo['env'], transports: TransportRegistry): CreateClientOptions {
@@ -67,6 +81,7 @@ function report(error: unknown, io: CliIo): number {
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   try {
+    if (argv[0] === 'inspect') return await inspect(argv.slice(1), io);
     const args = parseCliArgs(argv);
     if (args.help || args.command === undefined || args.command === 'help') {
       (args.command === undefined && !args.help ? io.stderr : io.stdout).write(`${USAGE}\n`);
@@ -106,7 +121,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       case 'card':
         return await commands.card(ctx);
       default:
-        throw new UsageError(`unknown command "${args.command}"; the commands are send, stream, get, list, cancel, watch and card`);
+        throw new UsageError(`unknown command "${args.command}"; the commands are send, stream, get, list, cancel, watch, card and inspect`);
     }
   } catch (error) {
     return report(error, io);

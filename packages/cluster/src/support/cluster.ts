@@ -10,6 +10,8 @@ export interface ClusterOptions {
   readonly size: number;
   /** The `postgres://` URL every replica is given as `--store`. */
   readonly databaseUrl: string;
+  /** Per replica, a URL of its own instead (say, through a fault proxy of its own). */
+  readonly databaseUrls?: readonly string[];
   /** The schema of the tables (`--schema`; migrated by the first replica to start). */
   readonly schema: string;
   /** More options for every replica (e.g. `--lease-ttl-ms 2000`). */
@@ -52,7 +54,7 @@ export class Cluster {
 
   /** Starts `size` replicas at once (each migrates the schema if needed: migrations take turns on a lock). */
   static async start(options: ClusterOptions): Promise<Cluster> {
-    const processes = Array.from({ length: options.size }, () => Cluster.spawn(options));
+    const processes = Array.from({ length: options.size }, (_, index) => Cluster.spawn(options, index));
     try {
       const urls = await Promise.all(processes.map((p) => p.ready));
       const replicas = urls.map((u, index) => ({ index, port: portOf(u.jsonRpc), grpcPort: portOf(u.grpc), process: processes[index]!, urls: u, up: true }));
@@ -63,8 +65,8 @@ export class Cluster {
     }
   }
 
-  private static spawn(options: ClusterOptions, ports?: { port: number; grpcPort: number }): AgentProcess {
-    return spawnAgent({ store: { url: options.databaseUrl }, ...ports, args: ['--migrate', '--schema', options.schema, ...(options.args ?? [])] });
+  private static spawn(options: ClusterOptions, index: number, ports?: { port: number; grpcPort: number }): AgentProcess {
+    return spawnAgent({ store: { url: options.databaseUrls?.[index] ?? options.databaseUrl }, ...ports, args: ['--migrate', '--schema', options.schema, ...(options.args ?? [])] });
   }
 
   /** The client transport of `binding` to replica `index` (made once per start of that replica). */
@@ -101,7 +103,7 @@ export class Cluster {
     const replica = this.replicas[index]!;
     await replica.process.exited;
     await this.forget(index);
-    replica.process = Cluster.spawn(this.options, { port: replica.port, grpcPort: replica.grpcPort });
+    replica.process = Cluster.spawn(this.options, index, { port: replica.port, grpcPort: replica.grpcPort });
     replica.urls = await replica.process.ready;
     // Transports made while it was starting may be backing off from a refused connection: make new ones.
     await this.forget(index);

@@ -15,6 +15,26 @@ export interface Upstreams {
   readonly grpc: readonly number[];
 }
 
+/** The two ports nginx listens on: HTTP (JSON-RPC, HTTP+JSON, SSE, WebSocket, the card) and gRPC. */
+export interface Listen {
+  readonly http: number;
+  readonly grpc: number;
+}
+
+/**
+ * Two free ports of 127.0.0.1 for nginx, held (listened on) until
+ * `release()`, so that replicas started meanwhile on free ports cannot take
+ * them: the replicas can then be told nginx's address (`--public-url`)
+ * before nginx starts.
+ */
+export interface ReservedPorts extends Listen {
+  /** The balancer's base URL: `http://127.0.0.1:HTTP`. */
+  readonly url: string;
+  /** The balancer's gRPC address: `127.0.0.1:GRPC`. */
+  readonly grpcUrl: string;
+  release(): Promise<void>;
+}
+
 /** A running nginx in front of the replicas. */
 export interface Balancer {
   /** `http://127.0.0.1:PORT`: JSON-RPC, HTTP+JSON, SSE, WebSocket and the card, spread over the replicas. */
@@ -53,15 +73,18 @@ function swap(text: string, from: string | RegExp, to: string): string {
  * A whole nginx configuration around the README's block: the block as the
  * README shows it, with its upstream servers replaced by the replicas'
  * ports and its `listen` ports by `listen`, inside a foreground, single
- * process `http` context whose files stay in `dir`.
+ * process `http` context whose files stay in `dir`. For the tests only, each
+ * HTTP answer also says which replica served it (`X-Served-By: 127.0.0.1:PORT`,
+ * the last upstream nginx tried).
  */
-export function nginxConfig(listen: { http: number; grpc: number }, upstreams: Upstreams, dir: string): string {
+export function nginxConfig(listen: Listen, upstreams: Upstreams, dir: string): string {
   const servers = (ports: readonly number[]) => ports.map((p) => `  server 127.0.0.1:${p};`).join('\n');
   let block = readmeNginxBlock();
   block = swap(block, /upstream taskwire_http \{[^}]*\}/, `upstream taskwire_http {\n${servers(upstreams.http)}\n}`);
   block = swap(block, /upstream taskwire_grpc \{[^}]*\}/, `upstream taskwire_grpc {\n${servers(upstreams.grpc)}\n}`);
   block = swap(block, 'listen 8080;', `listen 127.0.0.1:${listen.http};`);
   block = swap(block, 'listen 8081 http2;', `listen 127.0.0.1:${listen.grpc} http2;`);
+  block = swap(block, 'proxy_pass http://taskwire_http;', 'proxy_pass http://taskwire_http;\n    add_header X-Served-By $upstream_addr always;');
   return `daemon off;
 master_process off;
 worker_processes 1;
@@ -80,15 +103,28 @@ ${block}
 `;
 }
 
-function freePort(): Promise<number> {
+/** A free port of 127.0.0.1, listened on until `release()`. */
+function holdPort(): Promise<{ port: number; release(): Promise<void> }> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+      resolve({ port, release: () => new Promise<void>((done) => server.close(() => done())) });
     });
   });
+}
+
+/** Reserves nginx's two ports (see {@link ReservedPorts}). */
+export async function reservePorts(): Promise<ReservedPorts> {
+  const [http, grpc] = await Promise.all([holdPort(), holdPort()]);
+  return {
+    http: http.port,
+    grpc: grpc.port,
+    url: `http://127.0.0.1:${http.port}`,
+    grpcUrl: `127.0.0.1:${grpc.port}`,
+    release: async () => void (await Promise.all([http.release(), grpc.release()])),
+  };
 }
 
 function accepts(port: number): Promise<boolean> {
@@ -108,13 +144,16 @@ export function ensureNginx(): void {
 
 /**
  * Starts nginx (installed first when missing) in the foreground as a child
- * process, with {@link nginxConfig} on two free ports, and resolves once it
- * accepts connections on both.
+ * process, with {@link nginxConfig} on `ports` (reserved before, and
+ * released here just before nginx takes them) or two free ports, and
+ * resolves once it accepts connections on both.
  */
-export async function startNginx(upstreams: Upstreams): Promise<Balancer> {
+export async function startNginx(upstreams: Upstreams, ports?: ReservedPorts): Promise<Balancer> {
   ensureNginx();
   const dir = await mkdtemp(join(tmpdir(), 'taskwire-nginx-'));
-  const listen = { http: await freePort(), grpc: await freePort() };
+  const reserved = ports ?? (await reservePorts());
+  const listen = { http: reserved.http, grpc: reserved.grpc };
+  await reserved.release();
   const conf = join(dir, 'nginx.conf');
   await writeFile(conf, nginxConfig(listen, upstreams, dir));
   const child = spawn(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,5 +1,5 @@
 export * from './otel-types.js';
-export { formatTraceparent, HEADER_GETTER, HEADER_SETTER, parseTraceparent, ROOT_CONTEXT, W3C_PROPAGATOR } from './otel-context.js';
+export { formatTraceparent, HEADER_GETTER, HEADER_SETTER, parseTraceparent, ROOT_CONTEXT, spanOf, W3C_PROPAGATOR } from './otel-context.js';
 export type { HeaderCarrier } from './otel-context.js';
 export * from './telemetry.js';
 export * from './instruments.js';

@@ -9,6 +9,14 @@ export const DEFAULT_CLAIM_SWEEP_MS = 1_000;
 
 const keyOf = (taskId: string, configId: string) => `${taskId}\u0000${configId}`;
 
+/** A claim this delivery holds: `lost` once a renewal found another process holding it; the renewal in flight, if any. */
+interface Held {
+  readonly taskId: string;
+  readonly configId: string;
+  lost: boolean;
+  renewing: Promise<unknown> | undefined;
+}
+
 /**
  * A delivery's claims on the configs of a push store that several processes
  * share (one whose `claim` exists): one process at a time delivers a
@@ -21,7 +29,7 @@ const keyOf = (taskId: string, configId: string) => `${taskId}\u0000${configId}`
 export class DeliveryClaims {
   /** This delivery's name as a claim holder. */
   readonly holder = randomId();
-  private readonly held = new Map<string, { taskId: string; configId: string }>();
+  private readonly held = new Map<string, Held>();
   private readonly timers: ReturnType<typeof setInterval>[] = [];
   private readonly configs: PushConfigStore;
 
@@ -43,7 +51,17 @@ export class DeliveryClaims {
   start(sweepMs = DEFAULT_CLAIM_SWEEP_MS): void {
     if (!this.shared) return;
     this.every(this.ttlMs / 3, async () => {
-      for (const { taskId, configId } of [...this.held.values()]) await this.configs.claim!(taskId, configId, this.holder, this.ttlMs);
+      for (const [key, held] of [...this.held]) {
+        // Released meanwhile: a renewal now would take the claim again, and nobody would renew it.
+        if (this.held.get(key) !== held) continue;
+        held.renewing = this.configs.claim!(held.taskId, held.configId, this.holder, this.ttlMs);
+        const renewed = await held.renewing.finally(() => (held.renewing = undefined));
+        if (renewed || this.held.get(key) !== held) continue;
+        // Another process holds it now (ours expired): it delivers from the cursor; this one stops.
+        held.lost = true;
+        this.held.delete(key);
+        this.logger?.warn({ taskId: held.taskId, configId: held.configId }, 'Taskwire push: another process took over the delivery to a config; this one stops delivering it');
+      }
     });
     const sweep = this.configs.expiredClaims?.bind(this.configs);
     if (sweep) this.every(sweepMs, async () => (await sweep()).forEach(({ taskId, configId }) => this.onBehind(taskId, configId)));
@@ -51,17 +69,21 @@ export class DeliveryClaims {
 
   /**
    * Runs `drain` under the config's claim: `'taken'` (nothing run) while
-   * another process holds it (it delivers the events meanwhile); else,
-   * after releasing it, `'behind'` when events came meanwhile that another
-   * process committed and left to this one (drain again), `'done'` otherwise.
+   * another process holds it (it delivers the events meanwhile), or when
+   * the claim was lost during the drain (`drain` is given `holds()`, false
+   * from then on: it must stop delivering); else, after releasing it,
+   * `'behind'` when events came meanwhile that another process committed
+   * and left to this one (drain again), `'done'` otherwise.
    */
-  async drain(taskId: string, configId: string, drain: () => Promise<void>): Promise<'taken' | 'behind' | 'done'> {
+  async drain(taskId: string, configId: string, drain: (holds: () => boolean) => Promise<void>): Promise<'taken' | 'behind' | 'done'> {
     if (!(await this.take(taskId, configId))) return 'taken';
+    const held = this.held.get(keyOf(taskId, configId));
     try {
-      await drain();
+      await drain(() => held === undefined || !held.lost);
     } finally {
       await this.release(taskId, configId);
     }
+    if (held?.lost) return 'taken';
     return (await this.stillBehind(taskId, configId)) ? 'behind' : 'done';
   }
 
@@ -69,13 +91,17 @@ export class DeliveryClaims {
   async take(taskId: string, configId: string): Promise<boolean> {
     if (!this.shared) return true;
     const taken = await this.configs.claim!(taskId, configId, this.holder, this.ttlMs);
-    if (taken) this.held.set(keyOf(taskId, configId), { taskId, configId });
+    if (taken) this.held.set(keyOf(taskId, configId), { taskId, configId, lost: false, renewing: undefined });
     return taken;
   }
 
-  /** Gives the claim on a config up. */
+  /** Gives the claim on a config up (after a renewal in flight, so that renewal cannot take it again). */
   async release(taskId: string, configId: string): Promise<void> {
-    if (!this.held.delete(keyOf(taskId, configId))) return;
+    const key = keyOf(taskId, configId);
+    const held = this.held.get(key);
+    if (held === undefined) return;
+    this.held.delete(key);
+    await held.renewing?.catch(() => undefined);
     await this.configs.release?.(taskId, configId, this.holder);
   }
 

@@ -186,7 +186,7 @@ export class WebhookDelivery implements PushDelivery {
         try {
           while (worker.again && !this.closed) {
             worker.again = false;
-            const outcome = await this.claims!.drain(taskId, configId, () => this.drain(taskId, configId));
+            const outcome = await this.claims!.drain(taskId, configId, (holds) => this.drain(taskId, configId, holds));
             if (outcome === 'taken') break;
             if (outcome === 'behind') worker.again = true;
           }
@@ -203,8 +203,8 @@ export class WebhookDelivery implements PushDelivery {
     );
   }
 
-  /** Sends every event after the config's cursor, in order, until it has caught up with the task. */
-  private async drain(taskId: string, configId: string): Promise<void> {
+  /** Sends every event after the config's cursor, in order, until it has caught up with the task or `holds()` turns false (its claim was lost). */
+  private async drain(taskId: string, configId: string, holds: () => boolean = () => true): Promise<void> {
     const { tasks, configs } = this.source!;
     for (;;) {
       const entry = await configs.get(taskId, configId);
@@ -226,7 +226,7 @@ export class WebhookDelivery implements PushDelivery {
         });
       }
       for (const event of events) {
-        if (!(await this.deliver(taskId, configId, event))) return;
+        if (!holds() || !(await this.deliver(taskId, configId, event))) return;
       }
     }
   }

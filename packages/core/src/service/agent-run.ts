@@ -45,7 +45,10 @@ export interface RunInput {
  * run's signal aborts.
  */
 export class AgentRunner {
+  /** The current run of each task (a newer run of a task replaces an older one that is still ending). */
   private readonly controllers = new Map<string, RunHandle>();
+  /** Every run in progress, current or not (shutdown aborts them all). */
+  private readonly handles = new Set<RunHandle>();
 
   constructor(
     private readonly engine: TaskEngine,
@@ -60,14 +63,16 @@ export class AgentRunner {
     return this.controllers.has(taskId);
   }
 
-  /** Aborts the run of `taskId`, if any, with `reason`. */
-  abort(taskId: string, reason: string): void {
-    this.controllers.get(taskId)?.abort(new A2AError('UnsupportedOperation', reason));
+  /** Aborts the current run of `taskId`, if any, with `reason`; with `epoch`, only when that run holds the lease at `epoch`. */
+  abort(taskId: string, reason: string, epoch?: number): void {
+    const handle = this.controllers.get(taskId);
+    if (handle === undefined || (epoch !== undefined && handle.epoch !== epoch)) return;
+    handle.abort(new A2AError('UnsupportedOperation', reason));
   }
 
   /** Aborts every run (service shutdown); their tasks fail, saying the server stopped. */
   abortAll(): void {
-    for (const handle of this.controllers.values()) handle.abort(new ServiceClosing());
+    for (const handle of this.handles) handle.abort(new ServiceClosing());
   }
 
   /**
@@ -97,11 +102,17 @@ export class AgentRunner {
   start(input: RunInput): Promise<void> {
     const taskId = input.task.id;
     const handle = new RunHandle();
+    // A continued or taken-over task's lease was claimed before the run starts; a held-back task's is set by its first commit.
+    handle.epoch = this.engine.leaseEpoch(taskId);
     this.controllers.set(taskId, handle);
+    this.handles.add(handle);
     const observation = this.observer?.start(input);
     return this.run(input, handle, observation).finally(() => {
-      if (this.controllers.get(taskId) === handle) this.controllers.delete(taskId);
-      this.engine.deactivate(taskId);
+      this.handles.delete(handle);
+      // Only the task's current run lets it go: an older run ending late must not drop a newer run's record or lease.
+      if (this.controllers.get(taskId) !== handle) return;
+      this.controllers.delete(taskId);
+      this.engine.deactivate(taskId, handle.epoch);
     });
   }
 
@@ -131,6 +142,8 @@ export class AgentRunner {
       if (error !== undefined) this.logger?.warn({ taskId: task.id, error: String(error) }, 'agent run failed after it replied');
       return;
     }
+    // A newer run of the task started (the agent asked for input and the answer came while it was still ending): the task is that run's.
+    if (this.controllers.get(task.id) !== handle) return;
     const closing = handle.reason instanceof ServiceClosing;
     // The agent settled its task itself: what happens to the task now (a continuation may be under way) is not this run's.
     if (handle.settled && error === undefined && !closing) return;
@@ -157,7 +170,7 @@ export class AgentRunner {
     else if (error !== undefined) this.logger?.warn({ taskId: task.id, error: String(error) }, 'agent run failed');
     const state = error === undefined ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_FAILED';
     try {
-      await this.engine.apply(task.id, this.toLifecycle(current.task, build.status(state, say)));
+      await this.engine.apply(task.id, this.toLifecycle(current.task, build.status(state, say)), false, handle);
     } catch (finishError) {
       // A refused transition: the task was ended meanwhile (canceled from another process), nothing left to settle.
       if (finishError instanceof TransitionFailure) return;
@@ -179,7 +192,7 @@ export class AgentRunner {
       }
       try {
         const lifecycle = this.toLifecycle(input.task, event);
-        const applied = await this.engine.apply(taskId, lifecycle);
+        const applied = await this.engine.apply(taskId, lifecycle, false, handle);
         observation?.event(lifecycle);
         if (isSettled(applied.record.task.status.state)) handle.settled = true;
       } catch (error) {

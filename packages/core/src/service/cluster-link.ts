@@ -59,8 +59,8 @@ export function linkCoordinator(
         (error: unknown) => logger?.warn({ taskId, error: String(error) }, 'could not read a task another process changed; the next wake-up tries again'),
       );
     },
-    lost(taskId) {
-      runner.abort(taskId, new LeaseLostError(taskId).message);
+    lost(taskId, epoch) {
+      runner.abort(taskId, new LeaseLostError(taskId).message, epoch);
     },
   });
   coordinator.attach({

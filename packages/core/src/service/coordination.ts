@@ -14,8 +14,11 @@
  *   exactly that one; it renews the lease for `ttlMs`.
  *
  * Whatever the condition (and without one), a commit that leaves the task
- * settled (terminal or interrupted) releases its lease: nobody runs a
- * settled task.
+ * terminal releases its lease: nobody runs a finished task. A commit that
+ * leaves it interrupted (input-required, auth-required) keeps the lease
+ * with its run, which may go on by itself (an agent that got a credential
+ * out of band); an interrupted task is never taken over, and the claim of
+ * the run a new message starts supersedes the lease.
  */
 export type LeaseCondition =
   | { readonly kind: 'claim'; readonly holder: string; readonly ttlMs: number }
@@ -97,6 +100,12 @@ export interface TaskCoordinator {
   hold(taskId: string, epoch: number, onLost: () => void): () => void;
   attach(host: CoordinatorHost): void;
   recover(): Promise<string[]>;
+  /**
+   * The process is draining (it stops soon): from now on it takes no task
+   * over and re-runs nothing; it keeps renewing the leases of its own runs
+   * until {@link close}. Optional; later calls do nothing.
+   */
+  drain?(): void;
   close(): Promise<void>;
 }
 

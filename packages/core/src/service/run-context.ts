@@ -12,6 +12,8 @@ import type { Principal } from './call-context.js';
  */
 export class RunHandle {
   private controller: AbortController | undefined;
+  /** The epoch of this run's lease, with several processes on the store (see `RunLease`): its commits are fenced by it. */
+  epoch: number | undefined = undefined;
   /** True once {@link abort} was called. */
   aborted = false;
   /** True once the agent answered its new task with a message (nothing was stored; the run may emit nothing more). */

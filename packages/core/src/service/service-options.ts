@@ -75,6 +75,15 @@ export interface TaskServiceOptions {
    * that emits without awaiting anything first use the one commit.
    */
   readonly newTaskWindowMs?: number;
+  /**
+   * How long a running agent's commit is retried while the store says it is
+   * unreachable (a dropped connection, a database restart), in ms: the run
+   * waits and goes on once the store is back (a commit whose outcome was
+   * unknown is not applied twice). Default 15,000. With a shared
+   * coordinator the run's lease bounds it instead (a replica that cannot
+   * renew its lease stops its runs).
+   */
+  readonly storeRetryMs?: number;
 }
 
 /** Every operation of the method table as a service method: unary ones resolve, stream ones open a stream. */

@@ -9,7 +9,8 @@ import { VersionConflictError } from '../store/task-store.js';
 import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
 import type { Logger } from './agent-run.js';
-import type { TaskLeases } from './task-leases.js';
+import type { RunLease, TaskLeases } from './task-leases.js';
+import { RUN_COMMIT_RETRY_MS, RunRetries, type RetryingRun, type UnknownCommit } from './commit-retry.js';
 import type { TaskOutcome } from './task-outcomes.js';
 import { TaskOutcomes } from './task-outcomes.js';
 import { logEntryOf, StatusClock } from './status-clock.js';
@@ -57,6 +58,8 @@ export class TaskEngine {
     /** With several processes on the store: the leases of the runs here (commits claim and carry them). */
     private readonly leases?: TaskLeases,
     logger?: Logger,
+    /** How long a run's commit is retried while the store is unreachable (see `TaskServiceOptions.storeRetryMs`). */
+    private readonly retryMs = RUN_COMMIT_RETRY_MS,
   ) {
     this.hub = new EventHub(store, leases?.coordinator, logger);
     this.clock = new StatusClock(now);
@@ -191,12 +194,24 @@ export class TaskEngine {
    * status or artifact update event object becomes the log entry itself
    * (frozen by the memory store): do not reuse it. With
    * `activate`, a task the event changed is kept in memory from this commit
-   * on (see {@link create}).
+   * on (see {@link create}). `run` is the lease of the agent run emitting
+   * the event (its commits are fenced by its own epoch; a held-back task's
+   * first commit sets it); without it, the lease held here now, if any.
    */
-  apply(taskId: string, event: LifecycleEvent, activate = false): Promise<Applied> {
+  apply(taskId: string, event: LifecycleEvent, activate = false, run?: RunLease & RetryingRun): Promise<Applied> {
     return this.lock.run(taskId, async () => {
-      for (let attempt = 0; ; attempt++) {
-        const current = this.active.get(taskId) ?? (await this.store.get(taskId));
+      const epoch = run === undefined || this.leases === undefined ? undefined : (run.epoch ??= this.leases.epochOf(taskId));
+      // Made on the first failure only: the hot path allocates nothing for it.
+      let retries: RunRetries | undefined;
+      const failed = () => (retries ??= new RunRetries(run, this.leases ? this.leases.coordinator.leaseTtlMs : this.retryMs));
+      for (let attempt = 0; ; ) {
+        let current: TaskRecord | undefined;
+        try {
+          current = this.active.get(taskId) ?? (await this.store.get(taskId));
+        } catch (error) {
+          if (await failed().again(error)) continue;
+          throw error;
+        }
         if (!current) throw new A2AError('TaskNotFound', `Task ${taskId} no longer exists`, { taskId });
         const stamped = this.clock.stamp(event);
         const result = reduce(current.task, stamped);
@@ -210,7 +225,7 @@ export class TaskEngine {
         if (current.version === 0) {
           // A held-back task: stored now, with this first event, in one commit.
           this.outcomes.claim(taskId);
-          return { record: await this.commitNew(current, result.task, [{ task: current.task }, wire]), duplicate: false };
+          return { record: await this.commitNew(current, result.task, [{ task: current.task }, wire], run), duplicate: false };
         }
         try {
           const committed = await this.store.commit({
@@ -218,26 +233,47 @@ export class TaskEngine {
             expectedVersion: current.version,
             owner: current.owner,
             events: [wire],
-            lease: this.leases?.condition(taskId, activate),
+            lease: this.leases?.condition(taskId, activate, epoch),
           });
           if (activate && this.leases) this.leases.claimed(taskId, committed.version);
-          const record: TaskRecord = {
-            task: result.task,
-            owner: current.owner,
-            version: committed.version,
-            lastSequence: committed.lastSequence,
-            trace: current.trace,
-          };
-          if (activate || this.active.has(taskId)) this.active.set(taskId, record);
-          this.publish(taskId, [wire], committed.firstSequence);
-          if (this.outcomes.waiting && isSettled(record.task.status.state)) this.outcomes.settle(taskId, { record });
-          return { record, duplicate: false };
+          const record: TaskRecord = { task: result.task, owner: current.owner, version: committed.version, lastSequence: committed.lastSequence, trace: current.trace };
+          return { record: this.accepted(taskId, record, wire, committed.firstSequence, activate), duplicate: false };
         } catch (error) {
-          if (!(error instanceof VersionConflictError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+          const unknown = retries?.unknown;
+          if (unknown !== undefined && error instanceof VersionConflictError) {
+            // An earlier attempt whose connection died may have landed after all: then it is this event's commit.
+            let landed;
+            try {
+              landed = await this.landed(taskId, unknown);
+            } catch (readError) {
+              if (await failed().again(readError)) continue;
+              throw readError;
+            }
+            if (landed) return { record: this.accepted(taskId, landed.record, landed.entry, unknown.lastSequence + 1, activate), duplicate: false };
+          }
+          // Retried on the same version: if the lost attempt landed after all, the conflict above finds it.
+          if (await failed().again(error, { lastSequence: current.lastSequence, entry: JSON.stringify(wire) })) continue;
+          if (!(error instanceof VersionConflictError) || ++attempt > MAX_CONFLICT_RETRIES) throw error;
           this.active.delete(taskId);
         }
       }
     });
+  }
+
+  /** A committed event: the record becomes the active one (when `activate` or already active), subscribers and waiters hear of it. */
+  private accepted(taskId: string, record: TaskRecord, wire: StreamResponse, firstSequence: number, activate: boolean): TaskRecord {
+    if (activate || this.active.has(taskId)) this.active.set(taskId, record);
+    this.publish(taskId, [wire], firstSequence);
+    if (this.outcomes.waiting && isSettled(record.task.status.state)) this.outcomes.settle(taskId, { record });
+    return record;
+  }
+
+  /** The stored record and log entry when the commit `unknown` describes did land; undefined otherwise. */
+  private async landed(taskId: string, unknown: UnknownCommit): Promise<{ record: TaskRecord; entry: StreamResponse } | undefined> {
+    const [next] = await this.store.readEvents(taskId, unknown.lastSequence, 1);
+    if (next === undefined || JSON.stringify(next.event) !== unknown.entry) return undefined;
+    const record = await this.store.get(taskId);
+    return record && { record, entry: next.event };
   }
 
   /**
@@ -263,21 +299,31 @@ export class TaskEngine {
     this.active.set(record.task.id, record);
   }
 
-  /** Drops a task from the in-memory cache (a held-back task is dropped unstored: its waiters fail). */
-  deactivate(taskId: string): void {
+  /** The epoch of the lease this process holds on `taskId` now (with several processes on the store), if any. */
+  leaseEpoch(taskId: string): number | undefined {
+    return this.leases?.epochOf(taskId);
+  }
+
+  /**
+   * Drops a task from the in-memory cache when its current run ended (a
+   * held-back task is dropped unstored: its waiters fail) and releases that
+   * run's lease (`epoch`: a newer run's lease is never released).
+   */
+  deactivate(taskId: string, epoch?: number): void {
     const known = this.active.get(taskId);
     this.active.delete(taskId);
-    this.leases?.release(taskId);
+    this.leases?.release(taskId, epoch);
     if (known?.version === 0) this.outcomes.failed(taskId, new A2AError('Internal', `Task ${taskId} ended before it was stored`, { taskId }));
   }
 
   /** Stores a held-back task (read as `held`) as `task`, its log starting with `events`; its waiters learn the outcome. */
-  private async commitNew(held: TaskRecord, task: Task, events: StreamResponse[]): Promise<TaskRecord> {
+  private async commitNew(held: TaskRecord, task: Task, events: StreamResponse[], run?: RunLease): Promise<TaskRecord> {
     const taskId = task.id;
     let result;
     try {
       result = await this.store.commit({ task, expectedVersion: 0, owner: held.owner, events, trace: held.trace, lease: this.leases?.condition(taskId, true) });
       this.leases?.claimed(taskId, result.version);
+      if (run && this.leases) run.epoch = result.version;
     } catch (error) {
       this.active.delete(taskId);
       this.outcomes.failed(taskId, error);

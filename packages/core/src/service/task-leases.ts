@@ -4,8 +4,18 @@ import type { LeaseCondition, TaskCoordinator } from './coordination.js';
 export interface LeaseEvents {
   /** Another process may have committed to the task (a cancel, say): `lastSequence` is the log's last sequence. */
   changed(taskId: string, lastSequence: number): void;
-  /** A renewal found the lease gone: another process settled the task or took it over. The run must stop. */
-  lost(taskId: string): void;
+  /** A renewal found the lease of the run at `epoch` gone: another process settled the task or took it over. That run must stop. */
+  lost(taskId: string, epoch: number): void;
+}
+
+/**
+ * The lease of one agent run, as the run knows it: `epoch` is the fencing
+ * token of the claim that started it, set once the claim is committed (a
+ * held-back task claims with its first commit). A run's commits carry its
+ * own epoch, never a later run's.
+ */
+export interface RunLease {
+  epoch?: number | undefined;
 }
 
 interface Held {
@@ -15,11 +25,13 @@ interface Held {
 
 /**
  * The leases of the runs in this process when several processes share the
- * store (a coordinator that is `shared`). A commit that starts a run claims
- * the task's lease; the commits of that run carry the epoch the claim got
- * (the fencing token); while held, the lease is renewed and the task is
- * watched for commits of other processes; the run's end releases it here
- * (the store already released it with the commit that settled the task).
+ * store (a coordinator that is `shared`). A lease belongs to a run, not to
+ * a task id: a commit that starts a run claims the task's lease; the
+ * commits of that run carry the epoch its claim got (the fencing token);
+ * while held, the lease is renewed and the task is watched for commits of
+ * other processes. A newer run's claim on the same task supersedes the
+ * older one here as in the store (the older run's commits are refused from
+ * then on), and the end of the older run releases nothing of the newer one.
  */
 export class TaskLeases {
   private readonly held = new Map<string, Held>();
@@ -32,18 +44,27 @@ export class TaskLeases {
     this.events = events;
   }
 
-  /** The condition of a commit to `taskId`: a claim when it starts a run here, the held lease otherwise (none when not held). */
-  condition(taskId: string, claim: boolean): LeaseCondition | undefined {
+  /**
+   * The condition of a commit to `taskId`: a claim when it starts a run
+   * here; else a hold at `epoch` (a run's own), or at the epoch held here
+   * now when none is given; none when nothing is held.
+   */
+  condition(taskId: string, claim: boolean, epoch?: number): LeaseCondition | undefined {
     const { processId: holder, leaseTtlMs: ttlMs } = this.coordinator;
     if (claim) return { kind: 'claim', holder, ttlMs };
-    const held = this.held.get(taskId);
-    return held === undefined ? undefined : { kind: 'hold', holder, epoch: held.epoch, ttlMs };
+    const at = epoch ?? this.held.get(taskId)?.epoch;
+    return at === undefined ? undefined : { kind: 'hold', holder, epoch: at, ttlMs };
+  }
+
+  /** The epoch of the lease this process holds on `taskId` now, if any. */
+  epochOf(taskId: string): number | undefined {
+    return this.held.get(taskId)?.epoch;
   }
 
   /** This process now holds the lease of `taskId` at `epoch` (a claim commit, or a take-over): renewed and watched until {@link release}. */
   claimed(taskId: string, epoch: number): void {
-    this.release(taskId);
-    const stopHold = this.coordinator.hold(taskId, epoch, () => this.events?.lost(taskId));
+    this.held.get(taskId)?.stop();
+    const stopHold = this.coordinator.hold(taskId, epoch, () => this.events?.lost(taskId, epoch));
     const stopWatch = this.coordinator.watch(taskId, (lastSequence) => this.events?.changed(taskId, lastSequence));
     this.held.set(taskId, {
       epoch,
@@ -54,10 +75,10 @@ export class TaskLeases {
     });
   }
 
-  /** Stops renewing and watching `taskId` (its run here ended). */
-  release(taskId: string): void {
+  /** Stops renewing and watching `taskId` (its run here ended); with `epoch`, only when the lease held is still that run's. */
+  release(taskId: string, epoch?: number): void {
     const held = this.held.get(taskId);
-    if (held === undefined) return;
+    if (held === undefined || (epoch !== undefined && held.epoch !== epoch)) return;
     this.held.delete(taskId);
     held.stop();
   }

@@ -47,7 +47,7 @@ export class TaskService implements A2AHandlers {
     this.telemetry = resolveTelemetry(options.telemetry);
     this.observer = new RunObserver(this.telemetry, options.logger, options.card?.name);
     const leases = sharedLeases(options.coordinator);
-    this.engine = new TaskEngine(measuredStore(options.store, this.telemetry), options.now, leases, options.logger);
+    this.engine = new TaskEngine(measuredStore(options.store, this.telemetry), options.now, leases, options.logger, options.storeRetryMs);
     this.runner = new AgentRunner(this.engine, options.agent, newId, options.logger, this.observer);
     if (leases) linkCoordinator(options.coordinator!, leases, this.engine, this.runner, this.runs, options.logger);
     const host = { tasks: options.store, hub: this.engine.hub, newId, visible: this.visible.bind(this), logger: options.logger };
@@ -263,6 +263,7 @@ export class TaskService implements A2AHandlers {
    */
   async drain(graceMs: number): Promise<void> {
     this.intake.draining = true;
+    this.options.coordinator?.drain?.();
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([this.idle(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]).finally(() => clearTimeout(timer));
     this.engine.hub.closeAll();

@@ -30,7 +30,12 @@ const seen = { aborted: [] as string[], gates: new Gates() };
 /** `steps n`: n working updates, each after a gate opens, then completes. `hold`: waits for its signal. `ask`: input-required, then completes with the answer. */
 const agent: Agent = async (ctx) => {
   const [word, count] = ctx.text.split(' ');
-  if (ctx.isContinuation) return ctx.complete(`answer: ${ctx.text}`);
+  if (word === 'linger') {
+    // Asks, then keeps running until a gate opens (tidying up while the answer may already run).
+    await ctx.inputRequired('what now?');
+    return seen.gates.pass();
+  }
+  if (ctx.isContinuation && word !== 'hold') return ctx.complete(`answer: ${ctx.text}`);
   if (word === 'ask') return ctx.inputRequired('what now?');
   if (word === 'hold') {
     await ctx.working('holding');
@@ -62,6 +67,8 @@ describePostgres('several TaskServices on one schema (replicas in one process, r
   };
 
   beforeEach(async () => {
+    seen.gates = new Gates();
+    seen.aborted = [];
     schema = await db.schema('tw_replicas');
     replicas = [await replica(), await replica()];
   });
@@ -138,9 +145,9 @@ describePostgres('several TaskServices on one schema (replicas in one process, r
     const [, b] = replicas as [Replica, Replica];
     const S = quoteSchema(schema);
     const task: Task = { id: 'orphan-1', contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history: [user('steps 9')] };
-    // Written by a replica whose process is gone: its lease holder holds no liveness lock.
+    // Written by a replica whose process is gone: its lease expired.
     await b.store.commit({ task, expectedVersion: 0, owner: '', events: [{ task }] });
-    await db.pool.query(`UPDATE ${S}.tasks SET lease_holder = '4242', lease_epoch = 1, lease_expires_at = now() + interval '1 hour' WHERE id = $1`, [task.id]);
+    await db.pool.query(`UPDATE ${S}.tasks SET lease_holder = '4242', lease_epoch = 1, lease_expires_at = now() - interval '1 second' WHERE id = $1`, [task.id]);
     const followed = collect(await b.service.stream('SubscribeToTask', { id: task.id }));
     expect(await b.service.recover()).toEqual([task.id]);
     const events = await followed;
@@ -158,7 +165,7 @@ describePostgres('several TaskServices on one schema (replicas in one process, r
     const orphan = async (id: string, takenOverBefore: number) => {
       const task: Task = { id, contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history: [user('steps 1')] };
       await rerunning.store.commit({ task, expectedVersion: 0, owner: '', events: [{ task }] });
-      await db.pool.query(`UPDATE ${S}.tasks SET lease_holder = '4242', lease_epoch = 1, lease_expires_at = now() + interval '1 hour', lease_takeovers = $2 WHERE id = $1`, [
+      await db.pool.query(`UPDATE ${S}.tasks SET lease_holder = '4242', lease_epoch = 1, lease_expires_at = now() - interval '1 second', lease_takeovers = $2 WHERE id = $1`, [
         id,
         takenOverBefore,
       ]);
@@ -189,5 +196,35 @@ describePostgres('several TaskServices on one schema (replicas in one process, r
     // The stream on the drained replica ended (its client resumes elsewhere); nothing is left open.
     await onA;
     expect(a.service.engine.hub.count(task.id)).toBe(0);
+  });
+
+  it('overlapping runs: the older run ending late releases nothing of the newer, which no sweep fails; a cancel from another replica aborts the newer run', async () => {
+    const [a, b] = replicas as [Replica, Replica];
+    const asked = await send(a, user('linger'));
+    expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    // The answer starts the second run on the same replica while the first one still runs.
+    await send(a, user('hold', { taskId: asked.id }), true);
+    while ((await a.store.get(asked.id))!.task.status.state !== 'TASK_STATE_WORKING') await new Promise((resolve) => setTimeout(resolve, 5));
+    seen.gates.open(1);
+    // Past the lease (1 s) and a sweep: had the first run's end released the second run's lease, B would fail the task now.
+    await new Promise((resolve) => setTimeout(resolve, 1_800));
+    expect((await b.service.unary('GetTask', { id: asked.id })).status.state).toBe('TASK_STATE_WORKING');
+    expect((await b.service.unary('CancelTask', { id: asked.id })).status.state).toBe('TASK_STATE_CANCELED');
+    await a.service.idle();
+    expect(seen.aborted).toContain(asked.id);
+    expect((await a.service.unary('GetTask', { id: asked.id })).status.state).toBe('TASK_STATE_CANCELED');
+  });
+
+  it('a request pool kept busy for twice the lease fails no healthy task: renewals have their own connections', async () => {
+    const [, b] = replicas as [Replica, Replica];
+    const busy = await openTestReplica(db, schema, { agent, leaseTtlMs: 1_000, poolSize: 2 });
+    replicas.push(busy);
+    const task = await send(busy, user('hold'), true);
+    // Every connection of the replica's request pool is taken (slow requests, a burst) for twice the lease.
+    const taken = await Promise.all([busy.store.pool.connect(), busy.store.pool.connect()]);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect((await b.service.unary('GetTask', { id: task.id })).status.state).toBe('TASK_STATE_WORKING');
+    for (const client of taken) client.release();
+    expect((await busy.service.unary('CancelTask', { id: task.id })).status.state).toBe('TASK_STATE_CANCELED');
   });
 });

@@ -86,8 +86,8 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     const c = await coordinator({ logger: { warn: (_fields, m) => warnings.push(m ?? ''), error: () => {} } });
     const heard: number[] = [];
     c.watch('t1', (sequence) => heard.push(sequence));
-    // This replica's LISTEN session is the one holding its liveness lock.
-    const listeners = `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND objid::text = '${c.processId}'`;
+    // The replica's LISTEN session carries its process id in its application name.
+    const listeners = `SELECT pid FROM pg_stat_activity WHERE application_name = 'taskwire listener ${c.processId}'`;
     const before = (await db.pool.query(listeners)).rows.map((r) => r.pid as number);
     expect(before).toHaveLength(1);
     // Committed while the connection is down: no notification reaches this replica; the catch-up after reconnecting brings it.
@@ -95,8 +95,7 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     await db.pool.query(`UPDATE ${S}.tasks SET last_sequence = 11 WHERE id = 't1'`);
     await until(() => heard.includes(11), 'the catch-up after reconnecting');
     expect(warnings.some((w) => w.includes('LISTEN connection was lost'))).toBe(true);
-    // The new session holds the liveness lock again (once the old one is gone).
-    await until(async () => (await db.pool.query(listeners)).rows.some((r) => !before.includes(r.pid as number)), 'the liveness lock retaken');
+    await until(async () => (await db.pool.query(listeners)).rows.some((r) => !before.includes(r.pid as number)), 'a new LISTEN session');
     await db.pool.query(`SELECT pg_notify($1, '12 t1')`, [eventsChannel(schema)]);
     await until(() => heard.includes(12), 'a notification after reconnecting');
   });
@@ -117,26 +116,57 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     expect((await leaseOf('held')).live).toBe(true);
   });
 
-  it('takes over the tasks of a stopped replica (lease expired, or its session gone), never those of a live one', async () => {
+  it('takes over only the tasks whose lease expired (or that have none, at start-up), never one with a live lease, with a new epoch', async () => {
     const alive = await coordinator();
     const c = await coordinator();
     const host = recordingHost();
     c.attach(host);
     await task('of-a-live-replica', 'TASK_STATE_WORKING', { holder: alive.processId, expiresInMs: 60_000 });
     await task('expired', 'TASK_STATE_WORKING', { holder: alive.processId, expiresInMs: -1 });
-    await task('of-a-dead-replica', 'TASK_STATE_SUBMITTED', { holder: '424242', expiresInMs: 60_000 });
+    // A holder with no session at all (its LISTEN connection dropped, or it died a moment ago): its lease still decides.
+    await task('of-a-silent-replica', 'TASK_STATE_SUBMITTED', { holder: '424242', expiresInMs: 60_000 });
     await task('no-lease', 'TASK_STATE_WORKING');
     await task('waiting-for-input', 'TASK_STATE_INPUT_REQUIRED', { holder: '424242', expiresInMs: -1 });
     const recovered = await c.recover();
-    expect(recovered.sort()).toEqual(['expired', 'no-lease', 'of-a-dead-replica']);
+    expect(recovered.sort()).toEqual(['expired', 'no-lease']);
     expect(host.settled.map(([id]) => id).sort()).toEqual(recovered);
-    // The new epoch is the task's version when taken over; the holder is the replica that took it.
-    expect(host.settled.every(([, epoch]) => epoch === 3)).toBe(true);
-    expect(await leaseOf('of-a-dead-replica')).toMatchObject({ lease_holder: c.processId, lease_epoch: 3, live: true });
-    expect(await leaseOf('of-a-live-replica')).toMatchObject({ lease_holder: alive.processId });
+    // A take-over bumps the version: the new epoch (4) is one no earlier lease of the task had (its claim was at 3 at most).
+    expect(host.settled.every(([, epoch]) => epoch === 4)).toBe(true);
+    expect(await leaseOf('expired')).toMatchObject({ lease_holder: c.processId, lease_epoch: 4, live: true });
+    expect(await leaseOf('of-a-live-replica')).toMatchObject({ lease_holder: alive.processId, lease_epoch: 1 });
+    expect(await leaseOf('of-a-silent-replica')).toMatchObject({ lease_holder: '424242', live: true });
     // The periodic sweep finds an expiry that happens later.
     await db.pool.query(`UPDATE ${S}.tasks SET lease_expires_at = now() WHERE id = 'of-a-live-replica'`);
     await until(() => host.settled.some(([id]) => id === 'of-a-live-replica'), 'the sweep');
+  });
+
+  it('a new run (a claim) starts the count of take-overs again; an interrupted task keeps its run\'s lease, a terminal one releases it', async () => {
+    const c = await coordinator();
+    await task('t', 'TASK_STATE_INPUT_REQUIRED', { holder: c.processId, expiresInMs: 60_000, epoch: 3 });
+    await db.pool.query(`UPDATE ${S}.tasks SET lease_takeovers = 2 WHERE id = 't'`);
+    const stored = { id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' as const } };
+    const lease = { holder: c.processId, ttlMs: 60_000 };
+    await store.commit({ task: stored, expectedVersion: 3, owner: '', events: [], lease: { kind: 'claim', ...lease } });
+    const after = (await db.pool.query(`SELECT lease_epoch, lease_takeovers FROM ${S}.tasks WHERE id = 't'`)).rows[0];
+    expect(after).toEqual({ lease_epoch: 4, lease_takeovers: 0 });
+    const asking = { ...stored, status: { state: 'TASK_STATE_AUTH_REQUIRED' as const } };
+    await store.commit({ task: asking, expectedVersion: 4, owner: '', events: [], lease: { kind: 'hold', epoch: 4, ...lease } });
+    expect(await leaseOf('t')).toMatchObject({ lease_holder: c.processId, lease_epoch: 4 });
+    // The same run goes on by itself (a credential obtained out of band): its hold is still good.
+    await store.commit({ task: stored, expectedVersion: 5, owner: '', events: [], lease: { kind: 'hold', epoch: 4, ...lease } });
+    const done = { ...stored, status: { state: 'TASK_STATE_COMPLETED' as const } };
+    await store.commit({ task: done, expectedVersion: 6, owner: '', events: [], lease: { kind: 'hold', epoch: 4, ...lease } });
+    expect(await leaseOf('t')).toMatchObject({ lease_holder: null, lease_epoch: null });
+  });
+
+  it('takes nothing over once draining', async () => {
+    const c = await coordinator();
+    const host = recordingHost();
+    c.attach(host);
+    c.drain();
+    await task('expired', 'TASK_STATE_WORKING', { holder: '99', expiresInMs: -1 });
+    expect(await c.recover()).toEqual([]);
+    expect(await leaseOf('expired')).toMatchObject({ lease_holder: '99' });
   });
 
   it('hands each stopped task to exactly one replica when several sweep at once', async () => {
@@ -153,13 +183,14 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     expect(all.sort()).toEqual([...ids].sort());
   });
 
-  it('on close, hands the leases it still holds over at once and releases its liveness lock', async () => {
+  it('on close, hands the leases it still holds over at once and ends its own connections', async () => {
     const c = await coordinator();
     await task('left', 'TASK_STATE_WORKING', { holder: c.processId, expiresInMs: 60_000 });
     await c.close();
     await c.close();
     expect((await leaseOf('left')).live).toBe(false);
-    const locks = await db.pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND objid::text = $1`, [c.processId]);
-    expect(locks.rows[0].n).toBe(0);
+    // The server ends a backend a moment after its client hung up.
+    const sessions = async () => (await db.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1`, [`%${c.processId}`])).rows[0].n as number;
+    await until(async () => (await sessions()) === 0, 'the sessions to end');
   });
 });

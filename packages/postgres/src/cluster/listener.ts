@@ -3,61 +3,67 @@ import pg from 'pg';
 import { parsePayload } from './names.js';
 
 /** Delays between reconnection attempts of the LISTEN connection, in ms (the last one repeats). */
-const RECONNECT_DELAYS_MS = [0, 100, 250, 500, 1_000];
+const RECONNECT_DELAYS_MS = [0, 100, 250, 500, 1_000, 2_000];
 
 /** What a {@link CommitListener} is built from. */
 export interface CommitListenerOptions {
   /** How to open the dedicated connection (never taken from a pool: LISTEN holds its session). */
   readonly client: pg.ClientConfig;
+  /** How the connection is named in `pg_stat_activity.application_name` (say, with the replica's process id). */
+  readonly name: string;
   /** The channel the task store notifies commits on. */
   readonly channel: string;
-  /** The replica's liveness lock, held by this connection's session: `pg_advisory_lock(classKey, processKey)`. */
-  readonly lock: { readonly classKey: number; readonly processKey: number };
+  /** How often the connection is pinged (`SELECT 1`) to find a silent peer. */
+  readonly pingIntervalMs: number;
+  /** How long a ping may take before the connection counts as dead (half-open) and is replaced. */
+  readonly pingTimeoutMs: number;
   /** Called with each commit announced on the channel (task id and the log's last sequence). */
   readonly onCommit: (taskId: string, lastSequence: number) => void;
-  /** Called after every (re)connection, once listening: notifications may have been missed meanwhile. */
+  /** Called after every (re)connection, once listening: notifications may have been missed meanwhile. Must not throw. */
   readonly onConnected: () => void;
+  /** Called when a ping went unanswered (the database or the path to it went silent). Must not throw. */
+  readonly onSilent: () => void;
   readonly logger?: Logger | undefined;
 }
 
 /**
  * The one LISTEN connection of a replica. It hears every commit of its
- * schema (payloads carry only ids and sequence numbers) and holds the
- * replica's liveness lock in the same session, so other replicas see the
- * lock vanish as soon as this process dies. When the connection drops it
- * reconnects with backoff and calls `onConnected` (the coordinator then
- * re-reads every task it watches: a lost notification only delays).
+ * schema (payloads carry only ids and sequence numbers). A connection can
+ * die three ways, and each is noticed: the server or a proxy ends it
+ * (`error`/`end`), the peer vanishes (TCP keep-alive after a short idle
+ * time), or the path goes silent while the socket stays open (a proxy or
+ * NAT that stops forwarding, a failover leaving a half-open socket): a ping
+ * every `pingIntervalMs` that is not answered within `pingTimeoutMs`
+ * destroys the socket. Then it reconnects with backoff and calls
+ * `onConnected` (the coordinator re-reads every task it watches and renews
+ * its leases: a lost notification only delays).
  */
 export class CommitListener {
   private client: pg.Client | undefined;
   private attempt = 0;
   private timer: NodeJS.Timeout | undefined;
+  private pinger: NodeJS.Timeout | undefined;
+  private pinging = false;
   private closed = false;
-  private locked = false;
   /** When the current connection started listening (ms since the epoch), or undefined while disconnected. */
   connectedSince: number | undefined;
+  /** How many times the connection was lost (dropped, reset or silent) since it was opened. */
+  losses = 0;
 
   constructor(private readonly options: CommitListenerOptions) {}
 
-  /**
-   * Opens the connection, starts listening and takes the liveness lock.
-   * Resolves true once listening with the lock held; false when the lock
-   * is held by another session (the process key is taken: pick another).
-   * Rejects when the database cannot be reached.
-   */
-  async start(): Promise<boolean> {
+  /** Opens the connection and starts listening; rejects when the database cannot be reached. */
+  async start(): Promise<void> {
     await this.open();
-    if (!this.locked) {
-      await this.close();
-      return false;
-    }
-    return true;
+    this.pinger = setInterval(() => this.ping(), this.options.pingIntervalMs);
+    this.pinger.unref();
   }
 
-  /** Ends the connection (releasing the liveness lock) and stops reconnecting. Idempotent. */
+  /** Ends the connection and stops reconnecting and pinging. Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    clearInterval(this.pinger);
     const client = this.client;
     this.client = undefined;
     this.connectedSince = undefined;
@@ -65,22 +71,25 @@ export class CommitListener {
   }
 
   private async open(): Promise<void> {
-    const client = new pg.Client({ ...this.options.client, keepAlive: true, application_name: 'taskwire listener' });
+    const client = new pg.Client({
+      ...this.options.client,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: this.options.pingIntervalMs,
+      connectionTimeoutMillis: this.options.client.connectionTimeoutMillis || this.options.pingTimeoutMs * 2,
+      application_name: this.options.name,
+    });
     client.on('notification', (message) => {
       if (message.channel !== this.options.channel) return;
       const parsed = parsePayload(message.payload);
       if (parsed) this.options.onCommit(parsed.taskId, parsed.lastSequence);
     });
-    client.on('error', (error) => this.lost(client, error));
-    client.on('end', () => this.lost(client, undefined));
+    client.on('error', (error) => this.lost(client, error.message));
+    client.on('end', () => this.lost(client, 'the server closed it'));
     try {
       await client.connect();
       await client.query(`LISTEN "${this.options.channel}"`);
-      const { classKey, processKey } = this.options.lock;
-      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [classKey, processKey]);
-      this.locked = rows[0]!.locked;
     } catch (error) {
-      await client.end().catch(() => undefined);
+      destroy(client);
       throw error;
     }
     if (this.closed) {
@@ -94,15 +103,32 @@ export class CommitListener {
     this.options.onConnected();
   }
 
-  private lost(client: pg.Client, error: Error | undefined): void {
+  /** One ping at a time; an unanswered one destroys the connection (it then reconnects). */
+  private ping(): void {
+    const client = this.client;
+    if (client === undefined || this.pinging || this.closed) return;
+    this.pinging = true;
+    client
+      // node-postgres honours a per-query read timeout (its types leave it out).
+      .query({ text: 'SELECT 1', query_timeout: this.options.pingTimeoutMs } as pg.QueryConfig)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          if (this.client !== client) return;
+          this.options.onSilent();
+          this.lost(client, `no answer to a ping within ${this.options.pingTimeoutMs} ms (${String(error)})`);
+        },
+      )
+      .finally(() => (this.pinging = false));
+  }
+
+  private lost(client: pg.Client, why: string): void {
     if (this.client !== client || this.closed) return;
     this.client = undefined;
     this.connectedSince = undefined;
-    this.locked = false;
-    client.end().catch(() => undefined);
-    this.options.logger?.warn({
-      error: error?.message ?? 'the server closed it',
-    }, 'Taskwire postgres: the LISTEN connection was lost; reconnecting (wake-ups are late meanwhile, none is lost)');
+    this.losses++;
+    destroy(client);
+    this.options.logger?.warn({ error: why }, 'Taskwire postgres: the LISTEN connection was lost; reconnecting (wake-ups are late meanwhile, none is lost)');
     this.reconnect();
   }
 
@@ -110,31 +136,18 @@ export class CommitListener {
     if (this.closed) return;
     const delay = RECONNECT_DELAYS_MS[Math.min(this.attempt++, RECONNECT_DELAYS_MS.length - 1)]!;
     this.timer = setTimeout(() => {
-      this.open().then(
-        () => {
-          // The old session may linger on the server a while (a half-open connection): take the lock when it is gone.
-          if (!this.locked && !this.closed) this.retakeLock();
-        },
-        () => this.reconnect(),
-      );
+      this.open().catch(() => this.reconnect());
     }, delay);
     this.timer.unref();
   }
+}
 
-  private retakeLock(): void {
-    this.timer = setTimeout(() => {
-      const client = this.client;
-      if (!client || this.closed) return;
-      const { classKey, processKey } = this.options.lock;
-      client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [classKey, processKey]).then(
-        ({ rows }) => {
-          if (this.client !== client) return;
-          this.locked = rows[0]!.locked;
-          if (!this.locked) this.retakeLock();
-        },
-        () => undefined,
-      );
-    }, 1_000);
-    this.timer.unref();
-  }
+/**
+ * Ends a client's socket at once, without the goodbye `end()` waits for (a
+ * silent peer never answers it). Its `error`/`end` handlers see the end.
+ */
+export function destroy(client: pg.Client): void {
+  const stream = (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
+  if (stream) stream.destroy();
+  else client.end().catch(() => undefined);
 }

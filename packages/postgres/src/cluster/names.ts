@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 /** The first 31 bits of the SHA-256 of `text`, as a positive integer (an advisory-lock key or a short tag). */
 function key31(text: string): number {
@@ -12,21 +12,6 @@ function key31(text: string): number {
  */
 export function eventsChannel(schema: string): string {
   return `taskwire_events_${key31(schema).toString(36)}`;
-}
-
-/**
- * The first key of the session advisory lock a replica holds while it is
- * alive (`pg_advisory_lock(classKey, processKey)`): one class per schema,
- * apart from every other lock of the database (the migrations lock takes
- * the one-key form).
- */
-export function livenessClass(schema: string): number {
-  return key31(`taskwire replicas ${schema}`);
-}
-
-/** A random process key (1 to 2^31 - 1): the replica's name as a lease holder, and its liveness lock's second key. */
-export function randomProcessKey(): number {
-  return randomInt(1, 2 ** 31 - 1);
 }
 
 /**

@@ -1,0 +1,54 @@
+import type { Agent } from '@taskwire/core';
+import type { Tool, ToolExecutionOptions } from 'ai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { a2aTool } from './a2a-tool.js';
+import type { A2AToolInput } from './a2a-tool.js';
+import type { A2AToolOutput } from './tool-output.js';
+import type { Served } from './test-kit.js';
+import { serve, testCard } from './test-kit.js';
+
+const answering: Agent = async (ctx) => {
+  if (ctx.text === 'hello') return ctx.reply('hi from the agent');
+  await ctx.working('thinking');
+  await ctx.artifact({ name: 'answer', parts: [{ text: `you said ${ctx.text}` }, { data: { length: ctx.text.length } }] });
+  await ctx.complete('done');
+};
+
+/** Runs a tool's execute the way the SDK does, collecting every value it yields. */
+async function run(t: Tool<A2AToolInput, A2AToolOutput>, input: A2AToolInput): Promise<A2AToolOutput[]> {
+  const options: ToolExecutionOptions<unknown> = { toolCallId: 'call', messages: [], context: undefined };
+  const out = t.execute!(input, options as never) as AsyncIterable<A2AToolOutput>;
+  const values: A2AToolOutput[] = [];
+  for await (const value of out) values.push(value);
+  return values;
+}
+
+describe('a2aTool', () => {
+  let served: Served | undefined;
+  afterEach(async () => {
+    await served?.close();
+    served = undefined;
+  });
+
+  it('reads the card at a URL, describes itself from it, and returns the artifacts (text and data) as the result', async () => {
+    served = await serve(answering, testCard('answers'));
+    const t = a2aTool({ url: served.http.url, card: await (await fetch(`${served.http.url}/.well-known/agent-card.json`)).json() });
+    expect(t.description).toBe('Ask the agent "answers": The answers test agent');
+    const values = await run(t, { message: 'ping' });
+    expect(values.at(-1)).toMatchObject({ state: 'completed', text: 'you said ping', message: 'done', artifacts: [{ name: 'answer', text: 'you said ping', data: [{ length: 4 }] }] });
+    expect(values.slice(0, -1).map((v) => v.state)).toContain('working');
+  });
+
+  it('polls an agent whose card says it does not stream, and returns the same result', async () => {
+    served = await serve(answering, testCard('poller', false));
+    const values = await run(a2aTool({ url: served.http.url }), { message: 'ping' });
+    expect(values.at(-1)).toMatchObject({ state: 'completed', text: 'you said ping' });
+    expect(values.at(-1)!.taskId).toBeDefined();
+  });
+
+  it('returns a bare message answer as state "message"', async () => {
+    served = await serve(answering, testCard('answers'));
+    const values = await run(a2aTool({ url: served.http.url }), { message: 'hello' });
+    expect(values).toEqual([{ state: 'message', contextId: expect.any(String), text: 'hi from the agent' }]);
+  });
+});

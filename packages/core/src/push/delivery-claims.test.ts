@@ -1,0 +1,85 @@
+import { afterEach, expect, it } from 'vitest';
+import type { PushSource } from './push-config-store.js';
+import { DeliveryClaims } from './delivery-claims.js';
+
+/** A shared config store reduced to its claims: who holds the one config, and what was asked of it, in order. */
+function claimStore() {
+  const calls: string[] = [];
+  let holder: string | undefined;
+  let answerRenewal: ((ok: boolean) => void) | undefined;
+  const state = {
+    calls,
+    /** Another process takes the claim (ours expired meanwhile). */
+    stolen: () => void (holder = 'another process'),
+    /** Holds the next claim call until {@link releaseRenewal}. */
+    holdNext: false,
+    releaseRenewal: (ok: boolean) => answerRenewal?.(ok),
+    get holder() {
+      return holder;
+    },
+  };
+  const configs = {
+    claim: (_t: string, _c: string, who: string) => {
+      calls.push('claim');
+      const decide = () => {
+        if (holder !== undefined && holder !== who) return false;
+        holder = who;
+        return true;
+      };
+      if (!state.holdNext) return Promise.resolve(decide());
+      state.holdNext = false;
+      return new Promise<boolean>((resolve) => (answerRenewal = (ok) => resolve(ok && decide())));
+    },
+    release: async (_t: string, _c: string, who: string) => {
+      calls.push('release');
+      if (holder === who) holder = undefined;
+    },
+  };
+  return { state, source: { configs, tasks: {} } as unknown as PushSource };
+}
+
+const open: DeliveryClaims[] = [];
+afterEach(async () => Promise.all(open.splice(0).map((c) => c.close())));
+
+/** Resolves once `check` holds (looked at every 2 ms). */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+it('a renewal that finds the claim taken by another process stops the delivery that held it', async () => {
+  const { state, source } = claimStore();
+  const claims = new DeliveryClaims(source, () => {}, 30);
+  open.push(claims);
+  claims.start(60_000);
+  let delivered = 0;
+  const outcome = await claims.drain('t', 'c', async (holds) => {
+    state.stolen();
+    // Deliveries go on only while the claim holds: the renewal (every 10 ms) finds it gone.
+    while (holds()) {
+      delivered++;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  });
+  expect(outcome).toBe('taken');
+  expect(delivered).toBeGreaterThan(0);
+  // It gave nothing up that was not its own.
+  expect(state.holder).toBe('another process');
+});
+
+it('a release waits for the renewal in flight, so the renewal cannot take the released claim again', async () => {
+  const { state, source } = claimStore();
+  const claims = new DeliveryClaims(source, () => {}, 30);
+  open.push(claims);
+  claims.start(60_000);
+  expect(await claims.take('t', 'c')).toBe(true);
+  state.holdNext = true;
+  await until(() => state.calls.length === 2);
+  const released = claims.release('t', 'c');
+  state.releaseRenewal(true);
+  await released;
+  expect(state.calls).toEqual(['claim', 'claim', 'release']);
+  expect(state.holder).toBeUndefined();
+  // And nothing renews it afterwards.
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  expect(state.calls.filter((c) => c === 'claim')).toHaveLength(2);
+});

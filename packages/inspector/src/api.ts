@@ -1,0 +1,137 @@
+import type { A2AClient } from '@taskwire/client';
+import { fetchAgentCard } from '@taskwire/client';
+import type { AgentCard, MethodSpec, StreamMethodName, UnaryMethodName } from '@taskwire/core';
+import { A2AError, METHODS } from '@taskwire/core';
+import { inspectCard } from './card-report.js';
+import type { CheckOptions } from './checks.js';
+import type { ClientCredentials } from './client-credentials.js';
+import { resolveCredentials } from './client-credentials.js';
+import { runChecks } from './checks.js';
+import { Timeline } from './timeline.js';
+import type { WebhookReceiver } from './webhook-receiver.js';
+import { startWebhookReceiver } from './webhook-receiver.js';
+import type { Credentials } from './transports.js';
+import { clientFor, credentialHeaders } from './transports.js';
+
+/** What every API request of the page names: the agent, the credentials (kept for this request only) and the interface. */
+export interface ApiTarget {
+  readonly url: string;
+  /** An API key, a bearer token, or an OAuth client-credentials grant (its token is fetched here). */
+  readonly credentials?: Credentials & { clientCredentials?: ClientCredentials };
+  /** Index in the card's `supportedInterfaces`; default: the one the client picks. */
+  readonly interface?: number;
+}
+
+/** An error as the page shows it: the A2A kind and code when the agent gave one. */
+export interface ApiError {
+  readonly message: string;
+  readonly kind?: string;
+  readonly code?: number;
+}
+
+/** Turns anything thrown into an {@link ApiError}. */
+export function apiError(error: unknown): ApiError {
+  if (A2AError.is(error)) return { message: error.message, kind: error.kind, code: error.code };
+  return { message: error instanceof Error ? error.message : String(error) };
+}
+
+/** A request the page got wrong: answered 400. */
+export class BadRequest extends Error {
+  override readonly name = 'BadRequest';
+}
+
+/** The agent and credentials a request names, a client-credentials grant exchanged for its token. */
+async function target(body: unknown): Promise<ApiTarget> {
+  const given = body as Partial<ApiTarget> | undefined;
+  if (typeof given?.url !== 'string' || !/^https?:\/\//.test(given.url)) throw new BadRequest('name the agent: "url" must be an http(s) URL');
+  const credentials = await resolveCredentials(given.credentials);
+  return { ...(given as ApiTarget), ...(credentials && { credentials }) };
+}
+
+/**
+ * The API the page calls, on the Node side: every call to the agent goes
+ * through `@taskwire/client` in this process (so gRPC and WebSocket work,
+ * and CORS never matters). Cards are kept per agent URL; credentials never.
+ */
+export class InspectorApi {
+  private readonly cards = new Map<string, AgentCard>();
+  private receiver: Promise<WebhookReceiver> | undefined;
+
+  /** `POST /api/webhook`: the local webhook receiver (started on first use): its URL and what it received. */
+  async webhook() {
+    this.receiver ??= startWebhookReceiver().catch((error: unknown) => {
+      this.receiver = undefined; // the next call tries again
+      throw error;
+    });
+    const receiver = await this.receiver;
+    return { url: receiver.url, deliveries: receiver.deliveries() };
+  }
+
+  /** Stops the webhook receiver, if it was started. */
+  async close(): Promise<void> {
+    const receiver = await this.receiver?.catch(() => undefined);
+    await receiver?.close();
+  }
+
+  /** `POST /api/inspect`: the card report (see `inspectCard`). */
+  async inspect(body: unknown) {
+    const { url, credentials } = await target(body);
+    const report = await inspectCard(url, credentials);
+    if (report.card) this.cards.set(url, report.card);
+    return report;
+  }
+
+  /** `POST /api/call`: one unary operation (`method`, `params`), answered `{ result }` or `{ error }`. */
+  async call(body: unknown) {
+    const { method, params } = body as { method?: string; params?: unknown };
+    if (!method || (METHODS as Record<string, MethodSpec>)[method]?.kind !== 'unary') throw new BadRequest(`"method" must be a unary A2A operation (got ${method})`);
+    const client = await this.client(await target(body));
+    try {
+      return { result: await client.unary(method as UnaryMethodName, params as never, { timeoutMs: 30_000 }) };
+    } catch (error) {
+      return { error: apiError(error) };
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * `POST /api/stream`: a stream operation (`SendStreamingMessage` or
+   * `SubscribeToTask`); each event goes to `send` as a timeline entry as it
+   * arrives, then the stream's end (`end`) or failure (`error`). `signal`
+   * (the page closing the request) closes the stream.
+   */
+  async stream(body: unknown, send: (event: 'entry' | 'end' | 'error', data: unknown) => void, signal: AbortSignal): Promise<void> {
+    const { method, params } = body as { method?: string; params?: unknown };
+    if (!method || (METHODS as Record<string, MethodSpec>)[method]?.kind !== 'stream') throw new BadRequest(`"method" must be a stream A2A operation (got ${method})`);
+    const client = await this.client(await target(body));
+    const timeline = new Timeline();
+    try {
+      for await (const event of client.stream(method as StreamMethodName, params as never, { signal })) send('entry', timeline.add(event));
+      send('end', {});
+    } catch (error) {
+      if (!signal.aborted) send('error', apiError(error));
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  }
+
+  /** `POST /api/checks`: the check battery (see `runChecks`) with `quickText` / `slowText` when given. */
+  async checks(body: unknown) {
+    const client = await this.client(await target(body));
+    try {
+      return await runChecks(client, body as CheckOptions);
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  }
+
+  private async client({ url, credentials, interface: index }: ApiTarget): Promise<A2AClient> {
+    let card = this.cards.get(url);
+    if (!card) {
+      card = await fetchAgentCard(url, { headers: credentialHeaders(credentials) });
+      this.cards.set(url, card);
+    }
+    return clientFor(card, typeof index === 'number' ? index : undefined, credentials);
+  }
+}

@@ -1,0 +1,99 @@
+import type { AgentCard } from '@taskwire/core';
+import type { TransportRegistry } from '@taskwire/client';
+import { agentCardUrl, DEFAULT_TRANSPORTS, parseAgentCard, selectInterface } from '@taskwire/client';
+import type { CardProblem } from './card-problems.js';
+import { isV03Card, schemaProblems } from './card-problems.js';
+import { signatureProblems } from './card-signatures.js';
+import type { InterfaceProbe } from './probe.js';
+import { probeInterfaces } from './probe.js';
+import type { Credentials } from './transports.js';
+import { credentialHeaders, INSPECTOR_TRANSPORTS } from './transports.js';
+
+/** Which interface a client picks, and why each other one was passed over (§8.3.2). */
+export interface TransportChoice {
+  /** Who picks: `inspector` (Node: every transport), `browser` (`createClient` with its default fetch transports). */
+  readonly client: 'inspector' | 'browser';
+  /** The index in `supportedInterfaces` of the interface picked, when there is one. */
+  readonly picked?: number;
+  /** One line per interface, in the card's order. */
+  readonly reasons: readonly string[];
+}
+
+/** Everything the card panel shows. */
+export interface CardReport {
+  readonly cardUrl: string;
+  /** HTTP status of the card request (0 when it did not answer). */
+  readonly httpStatus: number;
+  /** The card as fetched (undefined when it was no JSON). */
+  readonly raw?: unknown;
+  /** `1.0` or `0.3`, by the card's shape. */
+  readonly cardVersion?: '1.0' | '0.3';
+  /** The card as the client reads it (a v0.3 card converted), when it has usable interfaces. */
+  readonly card?: AgentCard;
+  readonly problems: readonly CardProblem[];
+  readonly choices: readonly TransportChoice[];
+  readonly probes: readonly InterfaceProbe[];
+}
+
+/** Explains `selectInterface` over `registry`: the first interface (in the card's order) it can speak. */
+function choose(card: AgentCard, registry: TransportRegistry, client: TransportChoice['client']): TransportChoice {
+  let picked: number | undefined;
+  const reasons = card.supportedInterfaces.map((iface, i) => {
+    const name = `${iface.protocolBinding} ${iface.protocolVersion} at ${iface.url}`;
+    try {
+      const selected = selectInterface({ ...card, supportedInterfaces: [iface] }, registry);
+      selected.transport.close?.().catch(() => undefined);
+    } catch {
+      return `${name}: not spoken (${Object.hasOwn(registry, iface.protocolBinding) ? `no ${iface.protocolBinding} transport for version ${iface.protocolVersion}` : 'binding not registered'})`;
+    }
+    if (picked !== undefined) return `${name}: spoken, but a preferred interface comes first`;
+    picked = i;
+    return `${name}: picked, the first interface in the card's order that this client speaks (§8.3.2)`;
+  });
+  return { client, ...(picked !== undefined && { picked }), reasons };
+}
+
+/**
+ * Reads the card of the agent at `url` and reports on it: its problems
+ * (schema, v0.3-only fields, bindings, versions, signatures, interfaces
+ * that do not answer), the interface each kind of client would pick, and a
+ * probe of every interface. Never throws: an agent that does not answer is
+ * a report with a problem saying so.
+ */
+export async function inspectCard(url: string, credentials?: Credentials): Promise<CardReport> {
+  const cardUrl = agentCardUrl(url);
+  let response: Response;
+  try {
+    response = await fetch(cardUrl, { headers: { accept: 'application/json', ...credentialHeaders(credentials) }, signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    const problem: CardProblem = { path: '(card)', rule: '§8.2 Discovery', message: `the card at ${cardUrl} does not load (${(error as Error).message})`, severity: 'error' };
+    return { cardUrl, httpStatus: 0, problems: [problem], choices: [], probes: [] };
+  }
+  const raw: unknown = await response.json().catch(() => undefined);
+  const base = { cardUrl, httpStatus: response.status };
+  if (!response.ok || raw === undefined) {
+    const message = response.ok ? 'the card is not JSON' : `the card request answered HTTP ${response.status}`;
+    return { ...base, raw, problems: [{ path: '(card)', rule: '§8.2 Discovery', message, severity: 'error' }], choices: [], probes: [] };
+  }
+  let card: AgentCard | undefined;
+  const problems: CardProblem[] = [];
+  try {
+    card = parseAgentCard(raw);
+  } catch (error) {
+    problems.push({ path: 'supportedInterfaces', rule: '§8.3.1 Supported interfaces', message: (error as Error).message, severity: 'error' });
+  }
+  problems.push(...schemaProblems(raw, card), ...(await signatureProblems(raw)));
+  const probes = card ? await probeInterfaces(card, credentials) : [];
+  for (const probe of probes) {
+    if (probe.status === 'unreachable' || probe.status === 'refused') {
+      problems.push({
+        path: `supportedInterfaces[${probe.index}].url`,
+        rule: '§8.3.1 Each interface MUST declare its URL accurately',
+        message: `${probe.binding} at ${probe.url} ${probe.status === 'unreachable' ? 'does not answer' : 'answers, but not in A2A'}: ${probe.detail}`,
+        severity: 'error',
+      });
+    }
+  }
+  const choices = card ? [choose(card, INSPECTOR_TRANSPORTS, 'inspector'), choose(card, DEFAULT_TRANSPORTS, 'browser')] : [];
+  return { ...base, raw, cardVersion: isV03Card(raw) ? '0.3' : '1.0', ...(card && { card }), problems, choices, probes };
+}

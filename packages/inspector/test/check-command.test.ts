@@ -1,0 +1,60 @@
+// `taskwire inspect --check`, run in-process against the reference agent (all
+// transports, served for real) and against an @a2a-js/sdk agent.
+import { startAgent } from '@taskwire/reference-agent/browser-kit';
+import type { RunningAgent } from '@taskwire/reference-agent/serve';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInspect } from '../src/inspect-command.js';
+import type { PeerAgent } from './peer-agent.js';
+import { startPeerAgent } from './peer-agent.js';
+
+let agent: RunningAgent;
+let peer: PeerAgent;
+beforeAll(async () => {
+  [agent, peer] = await Promise.all([startAgent(), startPeerAgent()]);
+});
+afterAll(async () => {
+  await Promise.all([agent?.close(), peer?.close()]);
+});
+
+async function check(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runInspect(['--check', ...argv], { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, env: {} });
+  return { code, out, err };
+}
+
+describe('taskwire inspect --check', () => {
+  it.each([0, 1, 2, 3])('passes on the reference agent over supportedInterfaces[%i]', async (index) => {
+    const { code, out, err } = await check(agent.baseUrl, '--interface', String(index));
+    expect(err).toBe('');
+    expect(out).toContain('All checks passed.');
+    expect(out.match(/^PASS /gm)).toHaveLength(7);
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it("reports the @a2a-js/sdk agent's gap (no event ids, so no resumption) and exits 1", async () => {
+    const { code, out } = await check(peer.url, '--json');
+    const report = JSON.parse(out) as { interface: { protocolBinding: string }; checks: { id: string; status: string; evidence: string[] }[] };
+    expect(report.interface.protocolBinding).toBe('JSONRPC');
+    const statuses = Object.fromEntries(report.checks.map((c) => [c.id, c.status]));
+    expect(statuses).toEqual({
+      card: 'passed',
+      'stream-terminal': 'passed',
+      'get-after-completion': 'passed',
+      cancel: 'passed',
+      resubscribe: 'passed',
+      resume: 'failed',
+      'error-codes': 'passed',
+    });
+    const resume = report.checks.find((c) => c.id === 'resume')!;
+    expect(resume.evidence.join('\n')).toContain('its events carry no ids');
+    expect(code).toBe(1);
+  }, 60_000);
+
+  it('exits 3 when there is no card, and 2 on a usage error', async () => {
+    const { close } = await startPeerAgent();
+    await close();
+    expect((await check('http://127.0.0.1:9/')).code).toBe(3);
+    expect((await check()).code).toBe(2);
+  });
+});
