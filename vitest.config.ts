@@ -31,7 +31,10 @@ export default defineConfig({
       ...(deferred.length === 0
         ? []
         : [{ extends: true as const, test: { name: 'node22', root: '.', include: ['scripts/node22-projects.check.ts'], testTimeout: 600_000, env: { TASKWIRE_NODE22_PROJECTS: deferred.map(nameOf).join(',') } } }]),
-      { extends: true as const, test: { name: 'docs', root: '.', include: ['scripts/**/*.test.ts'], testTimeout: 120_000 } },
+      {
+        extends: true as const,
+        test: { name: 'docs', root: '.', include: ['scripts/**/*.test.ts'], testTimeout: 120_000, globalSetup: ['scripts/docs-global-setup.ts'] },
+      },
     ],
   },
 });

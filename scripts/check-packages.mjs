@@ -11,25 +11,17 @@
 //     keywords, engines), README links that work on npmjs.com (absolute).
 // Prints each package's packed and unpacked size. Exits 1 on any problem.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
+import { publishablePackages } from './publishable.mjs';
 import { root } from './workspace.mjs';
 
 const require = createRequire(import.meta.url);
 const attwPackage = require.resolve('@arethetypeswrong/cli/package.json');
 const attw = join(attwPackage, '..', JSON.parse(readFileSync(attwPackage, 'utf8')).bin.attw);
-
-/** The publishable packages: folders of packages/ with a package.json that is not private. */
-function publishable() {
-  return readdirSync(join(root, 'packages'))
-    .map((name) => join(root, 'packages', name))
-    .filter((dir) => existsSync(join(dir, 'package.json')))
-    .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
-    .filter(({ pkg }) => pkg.private !== true);
-}
 
 /** Problems with what the tarball holds and the metadata npm shows. */
 function tarballProblems(dir, pkg, files) {
@@ -53,7 +45,7 @@ function tarballProblems(dir, pkg, files) {
 
 let failed = false;
 const sizes = [];
-for (const { dir, pkg } of publishable()) {
+for (const { dir, pkg } of publishablePackages(root)) {
   console.log(`\n== ${pkg.name}`);
   const types = spawnSync(process.execPath, [attw, '--pack', dir, '--format', 'table-flipped', '--no-emoji'], { stdio: 'inherit' });
   if (types.status !== 0) failed = true;

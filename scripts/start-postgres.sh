@@ -7,8 +7,12 @@
 # Prints one line, the connection URL (postgres://postgres@127.0.0.1:PORT/postgres),
 # and writes it with the data directory to $TASKWIRE_PG_ENV (default
 # /tmp/taskwire-postgres.env) so scripts/stop-postgres.sh can stop it.
+# One state file per cluster: while the cluster of that file runs, a second
+# start with the same file refuses (exit 1, saying so) rather than orphan it;
+# give each cluster its own file to run several.
 #
 #   export TASKWIRE_TEST_DATABASE_URL="$(bash scripts/start-postgres.sh)"
+#   TASKWIRE_PG_ENV=/tmp/pg-other.env bash scripts/start-postgres.sh   # a second cluster
 set -euo pipefail
 
 PGBIN="${PGBIN:-/usr/lib/postgresql/15/bin}"
@@ -22,6 +26,19 @@ if [ ! -x "$PGBIN/initdb" ]; then
   echo "installing postgresql-15 (apt-get)" >&2
   apt-get update -qq >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15 >&2
+fi
+
+running_cluster() {
+  [ -f "$ENV_FILE" ] || return 1
+  # shellcheck disable=SC1090
+  . "$ENV_FILE"
+  [ -f "$TASKWIRE_PG_DATA/data/postmaster.pid" ] && kill -0 "$(head -1 "$TASKWIRE_PG_DATA/data/postmaster.pid")" 2>/dev/null
+}
+
+if running_cluster; then
+  echo "A cluster started with the state file $ENV_FILE is still running ($TASKWIRE_PG_URL)." >&2
+  echo "Stop it first (TASKWIRE_PG_ENV=$ENV_FILE bash scripts/stop-postgres.sh), or give this one its own state file (TASKWIRE_PG_ENV=/tmp/pg-NAME.env)." >&2
+  exit 1
 fi
 
 as_postgres() {

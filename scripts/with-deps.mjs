@@ -6,7 +6,6 @@ const tasks = {
   test: [['exec', 'vitest', 'run', ...process.argv.slice(3)]],
   // Benchmarks measure what users install: the built packages (tsup), not the TypeScript sources.
   bench: [['-r', '--filter', './packages/**', 'build'], ['--filter', '@taskwire/bench', 'bench', ...process.argv.slice(3)]],
-  taskwire: [['exec', 'tsx', '--conditions=@taskwire/source', 'packages/client/src/cli.ts', ...process.argv.slice(3)]],
 };
 const task = tasks[process.argv[2]];
 if (!task) {

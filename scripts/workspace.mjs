@@ -12,11 +12,15 @@ export const PNPM = 'pnpm@10.34.9';
 /** The repository root, ending with a slash. */
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Runs pnpm with `args` in the root, output to this terminal; exits with pnpm's code when it fails. */
-export function pnpm(args) {
+/**
+ * Runs pnpm with `args` in the root, output to this terminal (its standard
+ * output to our standard error when `toStderr`, so that a command's own
+ * output stays clean); exits with pnpm's code when it fails.
+ */
+export function pnpm(args, { toStderr = false } = {}) {
   const viaPnpm = (process.env.npm_execpath ?? '').includes('pnpm');
   const [cmd, full] = viaPnpm ? [process.execPath, [process.env.npm_execpath, ...args]] : ['npx', ['-y', PNPM, ...args]];
-  const r = spawnSync(cmd, full, { cwd: root, stdio: 'inherit', env: process.env });
+  const r = spawnSync(cmd, full, { cwd: root, stdio: ['inherit', toStderr ? 2 : 'inherit', 'inherit'], env: process.env });
   if (r.signal) process.kill(process.pid, r.signal);
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

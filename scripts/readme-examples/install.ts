@@ -5,34 +5,11 @@
 // import, are linked from the workspace's install (the lockfile's versions),
 // so no registry is needed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { buildStalePackages, publishablePackages, tarballName } from '../publishable.mjs';
 
 const PNPM = ['-y', 'pnpm@10.34.9'];
-
-/** A publishable package of the workspace. */
-interface Publishable {
-  readonly dir: string;
-  readonly name: string;
-  readonly deps: readonly string[];
-}
-
-function publishable(root: string): Publishable[] {
-  return readdirSync(join(root, 'packages'))
-    .map((folder) => join(root, 'packages', folder))
-    .filter((dir) => existsSync(join(dir, 'package.json')))
-    .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
-    .filter(({ pkg }) => pkg.private !== true)
-    .map(({ dir, pkg }) => ({ dir, name: pkg.name, deps: Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }) }));
-}
-
-/** The newest modification time under `dir` (0 when it does not exist). */
-function newest(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .reduce((latest, entry) => Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs), 0);
-}
 
 function run(command: string, args: string[], cwd: string): void {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', shell: process.platform === 'win32' });
@@ -55,9 +32,8 @@ function installed(root: string, name: string): string | undefined {
  * (`extra`) in node_modules. Resolves with the packages' names.
  */
 export function installPackages(root: string, app: string, extra: readonly string[]): string[] {
-  const packages = publishable(root);
-  const stale = packages.filter((p) => newest(join(p.dir, 'dist')) < newest(join(p.dir, 'src')));
-  if (stale.length > 0) run('npx', [...PNPM, ...stale.flatMap((p) => ['--filter', p.name]), 'build'], root);
+  const packages = publishablePackages(root).map(({ dir, name, version, pkg }) => ({ dir, name, version, deps: Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }) }));
+  buildStalePackages(root);
 
   rmSync(app, { recursive: true, force: true });
   const tarballs = join(app, '.tarballs');
@@ -65,7 +41,7 @@ export function installPackages(root: string, app: string, extra: readonly strin
   writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'readme-examples', private: true, type: 'module' }, null, 2)}\n`);
   run('npx', [...PNPM, '-r', ...packages.flatMap((p) => ['--filter', p.name]), 'pack', '--pack-destination', tarballs], root);
   for (const p of packages) {
-    const tarball = join(tarballs, `${p.name.slice(1).replace('/', '-')}-${JSON.parse(readFileSync(join(p.dir, 'package.json'), 'utf8')).version}.tgz`);
+    const tarball = join(tarballs, tarballName(p.name, p.version));
     const into = join(app, 'node_modules', p.name);
     mkdirSync(into, { recursive: true });
     run('tar', ['-xzf', tarball, '-C', into, '--strip-components=1'], app);

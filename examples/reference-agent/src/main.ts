@@ -6,6 +6,7 @@ import { redactUrl } from '@taskwire/postgres';
 import { consoleLogger } from './console-logger.js';
 import { optionsOrExit, stopOnSignals, urlLines } from './command-line.js';
 import { serveAll } from './serve-all.js';
+import { migrationLine, startupFailure } from './startup-message.js';
 import { startTelemetry } from './telemetry.js';
 
 const logger = consoleLogger();
@@ -17,8 +18,8 @@ const telemetry = await startTelemetry().catch((error: Error) => {
   console.error(`Could not start OpenTelemetry: ${error.message}`);
   process.exit(1);
 });
-const agent = await serveAll(options, logger).catch((error: Error) => {
-  console.error(`Could not start the reference agent: ${error.message}`);
+const agent = await serveAll(options, logger).catch((error: unknown) => {
+  console.error(startupFailure(error, options.store));
   process.exit(1);
 });
 const key = options.apiKey ? ` -H 'x-api-key: ${options.apiKey}'` : '';
@@ -28,6 +29,7 @@ const storeName =
     : options.store.kind === 'file'
       ? `file store in ${options.store.dir}`
       : `postgres store at ${redactUrl(options.store.url)}, schema "${options.store.schema}"`;
+if (agent.migration) console.log(migrationLine(agent.migration));
 // Behind a load balancer, say where the card sends clients.
 const behind = [
   ...(agent.publicUrl === agent.baseUrl ? [] : [`the card points clients at ${agent.publicUrl}`]),

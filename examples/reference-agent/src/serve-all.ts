@@ -1,7 +1,7 @@
 import { cardSecurity, jwtAuth, SCOPES, scopePolicy } from '@taskwire/auth';
 import { apiKeyAuth, createMemoryTaskStore, TaskService, type Agent, type AgentCard, type AuthPolicy, type Authorize, type Logger, type TaskCoordinator, type TaskStore } from '@taskwire/core';
 import { FileTaskStore } from '@taskwire/core/file';
-import { createPostgresCoordinator, createPostgresTaskStore, migrate } from '@taskwire/postgres';
+import { createPostgresCoordinator, createPostgresTaskStore, migrate, type MigrationResult } from '@taskwire/postgres';
 import { grpcInterface, serveGrpc } from '@taskwire/server-grpc';
 import { httpInterfaces, serveA2A } from '@taskwire/server-http';
 import { attachWebSocket, wsInterface } from '@taskwire/server-ws';
@@ -19,6 +19,8 @@ export interface RunningAgent {
   /** The base URL the card's interfaces point at (`--public-url`; the same as `baseUrl` without it). */
   readonly publicUrl: string;
   readonly service: TaskService;
+  /** With a postgres store and `--migrate`: what the migration at start applied. */
+  readonly migration?: MigrationResult;
   /**
    * Stops: takes no new connections (a load balancer sends new requests to
    * the other replicas), lets running agents finish within `graceMs`
@@ -34,14 +36,15 @@ export interface RunningAgent {
  * asked). With postgres, also the replica's coordinator: every process on
  * the same schema is then one cluster.
  */
-async function openStore(store: AgentOptions['store'], logger: Logger | undefined): Promise<{ store: TaskStore; coordinator?: TaskCoordinator }> {
+async function openStore(store: AgentOptions['store'], logger: Logger | undefined): Promise<{ store: TaskStore; coordinator?: TaskCoordinator; migration?: MigrationResult }> {
   if (store.kind === 'memory') return { store: createMemoryTaskStore({ maxTasks: 100_000 }) };
   if (store.kind === 'file') return { store: await FileTaskStore.open(store.dir, { logger }) };
   const connection = { connectionString: store.url, schema: store.schema, ...(logger && { logger }) };
-  if (store.migrate) await migrate(connection);
+  const migration = store.migrate ? await migrate(connection) : undefined;
   const postgres = await createPostgresTaskStore(connection);
   try {
-    return { store: postgres, coordinator: await createPostgresCoordinator({ store: postgres, leaseTtlMs: store.leaseTtlMs, ...(logger && { logger }) }) };
+    const coordinator = await createPostgresCoordinator({ store: postgres, leaseTtlMs: store.leaseTtlMs, ...(logger && { logger }) });
+    return { store: postgres, coordinator, ...(migration && { migration }) };
   } catch (error) {
     await postgres.close();
     throw error;
@@ -77,7 +80,7 @@ export async function serveAll(
   served: { agent: Agent; card: AgentCard } = { agent: referenceAgent, card: referenceAgentCard([]) },
 ): Promise<RunningAgent> {
   const page = createWebPage({ endpoints: ['POST /a2a/jsonrpc', '/a2a/rest/...', 'GET /.well-known/agent-card.json', 'WebSocket /a2a/ws'], logger });
-  const { store, coordinator } = await openStore(options.store, logger);
+  const { store, coordinator, migration } = await openStore(options.store, logger);
   const { auth, authorize, security } = accessOf(options, logger);
   const { agent } = served;
   const card = { ...served.card, ...security };
@@ -133,6 +136,7 @@ export async function serveAll(
       page: `${http.url}/`,
     },
     service,
+    ...(migration && { migration }),
     async close(graceMs = 0) {
       const servers = Promise.all([ws.close(1_000), http.close(), grpc.close(graceMs + 1_000)]);
       await service.drain(graceMs);

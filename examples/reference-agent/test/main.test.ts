@@ -91,6 +91,13 @@ describe('pnpm start (src/main.ts)', () => {
     expect(stderr).toContain('Usage:');
   });
 
+  it('an unreachable database at start: says so in start-up terms and exits 1', async () => {
+    const { code, stderr } = await run(['--store', 'postgres://nobody:pw@127.0.0.1:1/none', '--migrate', '--port', '0', '--grpc-port', '0']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^Could not start the reference agent: the database at postgres:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/none is unreachable \(.*ECONNREFUSED.*\)\. Check that PostgreSQL is running there/m);
+    expect(stderr).not.toContain('Retry the request');
+  });
+
   it('names a port that is taken and the option that changes it (HTTP and gRPC)', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

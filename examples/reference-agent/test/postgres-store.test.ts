@@ -58,11 +58,13 @@ describePostgres('npm start -- --store postgres://...', (db) => {
     try {
       const unmigrated = run(['--store', db.url, '--schema', schema]);
       expect(await unmigrated.exited).toBe(1);
-      expect(unmigrated.output()).toMatch(/Could not start the reference agent: The PostgreSQL schema ".*" has no Taskwire tables yet.*taskwire-postgres migrate/);
+      // Started from the clone: the command that works here is the root script.
+      expect(unmigrated.output()).toMatch(/Could not start the reference agent: The PostgreSQL schema ".*" has no Taskwire tables yet.*Apply the migrations first: npm run taskwire-postgres -- migrate --url /);
 
       const first = run(['--store', db.url, '--schema', schema, '--migrate']);
       const url = await ready(first);
       expect(first.output()).toMatch(new RegExp(`postgres store at postgres://.*, schema "${schema}"`));
+      expect(first.output()).toMatch(new RegExp(`schema "${schema}" migrated from version 0 to \\d+: applied 1 \\(tasks and their event logs\\), 2 \\(`));
       const sent = await rpc(url, 'SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'echo from postgres' }] } });
       expect(sent.result?.task?.status).toMatchObject({ state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'from postgres' }] } });
       first.child.kill('SIGTERM');

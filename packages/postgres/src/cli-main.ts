@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { cliCommand } from './cli-command.js';
 import { redactUrl } from './connection.js';
 import { migrate, migrationStatus } from './migrate.js';
 import { DEFAULT_SCHEMA } from './schema-name.js';
@@ -70,7 +71,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout.write(
       status.pending.length === 0
         ? `${where}: at version ${status.version}, up to date\n`
-        : `${where}: at version ${status.version} of ${status.latest}; pending:\n${pending}run: taskwire-postgres migrate --url <url> --schema ${JSON.stringify(options.schema)}\n`,
+        : `${where}: at version ${status.version} of ${status.latest}; pending:\n${pending}run: ${cliCommand()} migrate --url <url> --schema ${JSON.stringify(options.schema)}\n`,
     );
     return status.pending.length === 0 ? 0 : 1;
   } catch (error) {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
+import { cliCommand } from './cli-command.js';
 import { describePostgres } from './database-test-kit.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { quoteSchema } from './schema-name.js';
@@ -35,7 +36,7 @@ describePostgres('taskwire-postgres (the command)', (db) => {
     try {
       const before = await cli(['status', '--url', withPassword, '--schema', schema]);
       expect(before).toMatchObject({ code: 1, stderr: '' });
-      expect(before.stdout).toMatch(new RegExp(`schema "${schema}": at version 0 of ${SCHEMA_VERSION}; pending:\\n${MIGRATIONS.map((m) => `  ${m.version}: .*\\n`).join('')}run: taskwire-postgres migrate`));
+      expect(before.stdout).toMatch(new RegExp(`schema "${schema}": at version 0 of ${SCHEMA_VERSION}; pending:\\n${MIGRATIONS.map((m) => `  ${m.version}: .*\\n`).join('')}run: ${cliCommand()} migrate`));
       const first = await cli(['migrate', '--schema', schema], { DATABASE_URL: withPassword });
       expect(first).toMatchObject({ code: 0, stderr: '' });
       expect(first.stdout).toMatch(new RegExp(`migrated from version 0 to ${SCHEMA_VERSION}\\n  1: tasks and their event logs\\n  2: push notification configs and dead letters\\n`));

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { expect, it } from 'vitest';
+import { cliCommand } from './cli-command.js';
 import { describePostgres } from './database-test-kit.js';
 import { migrate, migrationStatus, SchemaNotReadyError } from './migrate.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
@@ -32,7 +33,7 @@ describePostgres('migrations', (db) => {
     const S = quoteSchema(schema);
     const error = await createPostgresTaskStore({ pool: db.pool, schema }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SchemaNotReadyError);
-    expect((error as Error).message).toMatch(new RegExp(`schema "${schema}" has no Taskwire tables yet.*needs version ${SCHEMA_VERSION}.*taskwire-postgres migrate --url .* --schema "${schema}"`));
+    expect((error as Error).message).toMatch(new RegExp(`schema "${schema}" has no Taskwire tables yet.*needs version ${SCHEMA_VERSION}.*${cliCommand()} migrate --url .* --schema "${schema}"`));
     // A schema a release with only the first migration made, holding a task.
     await db.pool.query(`CREATE SCHEMA ${S}; CREATE TABLE ${S}.taskwire_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     await db.pool.query(MIGRATIONS[0]!.sql(S));

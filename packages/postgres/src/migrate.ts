@@ -1,3 +1,4 @@
+import { cliCommand } from './cli-command.js';
 import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
 import { databaseError } from './database-errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
@@ -20,14 +21,14 @@ export interface MigrationResult extends MigrationStatus {
   readonly applied: readonly { readonly version: number; readonly name: string }[];
 }
 
-/** The schema's tables are missing or older than this release needs; the message says what to run. */
+/** The schema's tables are missing or older than this release needs; the message says what to run, as it runs where the process is ({@link cliCommand}). */
 export class SchemaNotReadyError extends Error {
   override readonly name = 'SchemaNotReadyError';
   constructor(readonly status: MigrationStatus, where: string) {
     const state = status.version === 0 ? `has no Taskwire tables yet` : `is at version ${status.version}`;
     super(
       `The PostgreSQL schema "${status.schema}" ${state}; this release of @taskwire/postgres needs version ${status.latest}. ` +
-        `Apply the migrations first: npx taskwire-postgres migrate --url ${where} --schema ${JSON.stringify(status.schema)} ` +
+        `Apply the migrations first: ${cliCommand()} migrate --url ${where} --schema ${JSON.stringify(status.schema)} ` +
         `(or call migrate({ connectionString, schema }) from @taskwire/postgres, or start the reference agent with --migrate).`,
     );
   }

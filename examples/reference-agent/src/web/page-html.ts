@@ -49,7 +49,7 @@ footer > * { max-width: 860px; margin: 0 auto; }
 #route { font-size: 12.5px; color: var(--muted); margin-top: 6px; }
 `;
 
-const EXAMPLES = ['provide a sunset quote', 'insta', 'make it shorter', 'slow 20', 'echo hello', 'auth', 'fail'];
+const EXAMPLES = ['provide a sunset quote', 'insta', 'make it shorter', 'slow 100', 'echo hello', 'auth', 'fail'];
 
 /**
  * The chat page's HTML: a header (agent, API key, new conversation), the

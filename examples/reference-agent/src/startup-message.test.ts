@@ -1,0 +1,35 @@
+import { A2AError } from '@taskwire/core';
+import { describe, expect, it } from 'vitest';
+import { migrationLine, startupFailure } from './startup-message.js';
+
+const postgres = { kind: 'postgres' as const, url: 'postgres://app:secret@db.example:5432/tasks', schema: 'taskwire', migrate: true, leaseTtlMs: undefined };
+
+describe('what the agent prints at start', () => {
+  it('an unreachable database: in start-up terms, with the URL (no password), not "retry the request"', () => {
+    const error = new A2AError(
+      'Internal',
+      'The task database is unreachable (connect ECONNREFUSED 10.0.0.1:5432) while migrating the schema. Nothing was changed. Retry the request shortly.',
+      { retryable: 'true', cause: 'database-unavailable' },
+    );
+    const text = startupFailure(error, postgres);
+    expect(text).toBe(
+      'Could not start the reference agent: the database at postgres://app:***@db.example:5432/tasks is unreachable (connect ECONNREFUSED 10.0.0.1:5432). ' +
+        'Check that PostgreSQL is running there and that --store names it, then start the agent again.',
+    );
+  });
+
+  it('any other error keeps its message', () => {
+    expect(startupFailure(new Error('the schema is not migrated'), postgres)).toBe('Could not start the reference agent: the schema is not migrated');
+  });
+
+  it('--migrate: the steps it applied, or that there was nothing to apply', () => {
+    const applied = [
+      { version: 1, name: 'tasks and their event logs' },
+      { version: 2, name: 'push configs' },
+    ];
+    expect(migrationLine({ schema: 'taskwire', from: 0, version: 2, latest: 2, pending: [], applied })).toBe(
+      'schema "taskwire" migrated from version 0 to 2: applied 1 (tasks and their event logs), 2 (push configs)',
+    );
+    expect(migrationLine({ schema: 'taskwire', from: 2, version: 2, latest: 2, pending: [], applied: [] })).toBe('schema "taskwire" already at version 2: no migration to apply');
+  });
+});
