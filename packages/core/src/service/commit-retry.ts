@@ -1,4 +1,6 @@
 import { A2AError } from '../errors.js';
+import type { StreamResponse } from '../schema/index.js';
+import type { TaskRecord, TaskStore } from '../store/task-store.js';
 
 /** How long a run's commit is retried while its store is unreachable, when no lease bounds it (one process on its store). */
 export const RUN_COMMIT_RETRY_MS = 15_000;
@@ -67,4 +69,12 @@ export class RunRetries {
 export interface UnknownCommit {
   readonly lastSequence: number;
   readonly entry: string;
+}
+
+/** The stored record and log entry when the commit `unknown` describes did land (its entry follows its sequence in the log); undefined otherwise. */
+export async function landedCommit(store: TaskStore, taskId: string, unknown: UnknownCommit): Promise<{ record: TaskRecord; entry: StreamResponse } | undefined> {
+  const [next] = await store.readEvents(taskId, unknown.lastSequence, 1);
+  if (next === undefined || JSON.stringify(next.event) !== unknown.entry) return undefined;
+  const record = await store.get(taskId);
+  return record && { record, entry: next.event };
 }

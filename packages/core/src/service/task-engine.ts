@@ -10,7 +10,7 @@ import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
 import type { Logger } from './agent-run.js';
 import type { RunLease, TaskLeases } from './task-leases.js';
-import { RUN_COMMIT_RETRY_MS, RunRetries, type RetryingRun, type UnknownCommit } from './commit-retry.js';
+import { landedCommit, RUN_COMMIT_RETRY_MS, RunRetries, type RetryingRun } from './commit-retry.js';
 import type { TaskOutcome } from './task-outcomes.js';
 import { TaskOutcomes } from './task-outcomes.js';
 import { logEntryOf, StatusClock } from './status-clock.js';
@@ -246,7 +246,7 @@ export class TaskEngine {
             // An earlier attempt whose connection died may have landed after all: then it is this event's commit.
             let landed;
             try {
-              landed = await this.landed(taskId, unknown);
+              landed = await landedCommit(this.store, taskId, unknown);
             } catch (readError) {
               if (await failed().again(readError)) continue;
               throw readError;
@@ -268,14 +268,6 @@ export class TaskEngine {
     this.publish(taskId, [wire], firstSequence);
     if (this.outcomes.waiting && isSettled(record.task.status.state)) this.outcomes.settle(taskId, { record });
     return record;
-  }
-
-  /** The stored record and log entry when the commit `unknown` describes did land; undefined otherwise. */
-  private async landed(taskId: string, unknown: UnknownCommit): Promise<{ record: TaskRecord; entry: StreamResponse } | undefined> {
-    const [next] = await this.store.readEvents(taskId, unknown.lastSequence, 1);
-    if (next === undefined || JSON.stringify(next.event) !== unknown.entry) return undefined;
-    const record = await this.store.get(taskId);
-    return record && { record, entry: next.event };
   }
 
   /**
