@@ -98,7 +98,7 @@ function freezeAgainst(value: unknown, previous: unknown, depth: number): boolea
     const array = value as unknown[];
     const old = Array.isArray(previous) ? (previous as unknown[]) : undefined;
     // An array made by `appended` from the previous version's: only the appended items are new (a streamed artifact's parts).
-    const from = old !== undefined && old.length > 0 && extensions.get(array) === old && array[0] === old[0] && array[old.length - 1] === old[old.length - 1] ? old.length : 0;
+    const from = old !== undefined && old.length > 0 && extensions.get(array)?.deref() === old ? old.length : 0;
     for (let i = from; i < array.length; i++) if (!freezeAgainst(array[i], old?.[i], depth + 1)) return false;
   } else if (proto === Object.prototype || proto === null) {
     const record = value as Record<string, unknown>;
@@ -111,8 +111,13 @@ function freezeAgainst(value: unknown, previous: unknown, depth: number): boolea
   return true;
 }
 
-/** Arrays made by {@link appended}, with the array they extend. */
-const extensions = new WeakMap<readonly unknown[], readonly unknown[]>();
+/**
+ * Arrays made by {@link appended}, with the array they extend, held weakly:
+ * a strong reference would keep every earlier version of a streamed
+ * artifact's parts alive as long as the newest (a chain of n arrays of up
+ * to n items: quadratic memory).
+ */
+const extensions = new WeakMap<readonly unknown[], WeakRef<readonly unknown[]>>();
 
 /**
  * `base` followed by `extra`, as a new array (`base.concat(extra)`, a copy
@@ -123,7 +128,7 @@ const extensions = new WeakMap<readonly unknown[], readonly unknown[]>();
  */
 export function appended<T>(base: readonly T[], extra: readonly T[]): T[] {
   const out = base.concat(extra);
-  extensions.set(out, base);
+  extensions.set(out, new WeakRef(base));
   return out;
 }
 
