@@ -6,7 +6,9 @@ import type { Options } from 'tsup';
  * systems resolve their own declarations. No source maps: the output is not
  * minified (stack traces name our functions and lines of readable code), the
  * TypeScript sources are not published for maps to point at, and maps that
- * carry the sources would double the tarballs.
+ * carry the sources would double the tarballs. Built-in modules keep their
+ * `node:` prefix, so bundlers for other runtimes (Workers, Deno) know them
+ * for what they are.
  */
 export function packageBuild(entry: Record<string, string>): Options {
   return {
@@ -18,5 +20,6 @@ export function packageBuild(entry: Record<string, string>): Options {
     target: 'node20',
     splitting: true,
     treeshake: true,
+    removeNodeProtocol: false,
   };
 }

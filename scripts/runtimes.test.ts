@@ -53,7 +53,7 @@ async function bundleWorker(): Promise<void> {
     mainFields: ['module', 'main'],
     conditions: ['workerd', 'worker', 'browser', 'import'],
     // serveA2A's node:http is imported only when called; workerd serves the fetch handler.
-    external: ['http', 'node:*'],
+    external: ['node:*'],
     logLevel: 'error',
   });
 }
