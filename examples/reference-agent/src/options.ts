@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { grpcAddress } from '@taskwire/server-grpc';
@@ -12,7 +13,7 @@ export interface AgentOptions {
   readonly store:
     | { kind: 'memory' }
     | { kind: 'file'; dir: string }
-    | { kind: 'postgres'; url: string; schema: string; migrate: boolean; leaseTtlMs: number | undefined };
+    | { kind: 'postgres'; url: string; schema: string; migrate: boolean; leaseTtlMs: number | undefined; replicaName?: string | undefined };
   readonly apiKey: string | undefined;
   /** The base URL clients reach the agent at (a load balancer's); the card's HTTP and WebSocket interfaces point there. */
   readonly publicUrl?: string | undefined;
@@ -40,6 +41,9 @@ export const USAGE = `Usage: pnpm start [-- options]
   --schema <name>     with a postgres store: the schema of its tables (default taskwire)
   --lease-ttl-ms <n>  with a postgres store: how long a task's lease lasts unless renewed, which
                       bounds how long a task stays unsettled after its replica vanished (default 15000)
+  --replica-name <name>  with a postgres store: a name no other live replica has and this one's next
+                      start has again (a pod name); a restart settles at once what its crashed
+                      predecessor left running (default <hostname>:<port> with a fixed --port)
   --drain-grace-ms <n>  on SIGTERM: stop taking work, let running agents finish within this, then
                       fail what is left and close streams so clients resume elsewhere (default 10000)
   --api-key <key>     require this key (x-api-key or Authorization: Bearer)
@@ -77,6 +81,7 @@ export function parseOptions(
       migrate: { type: 'boolean', default: false },
       schema: { type: 'string', default: 'taskwire' },
       'lease-ttl-ms': { type: 'string' },
+      'replica-name': { type: 'string' },
       'drain-grace-ms': { type: 'string' },
       'api-key': { type: 'string' },
       'public-url': { type: 'string' },
@@ -103,10 +108,13 @@ export function parseOptions(
     parsed = { kind: 'file', dir: isAbsolute(dir) ? dir : resolve(cwd, dir) };
   } else if (POSTGRES_URL.test(store)) {
     const leaseTtlMs = milliseconds(values['lease-ttl-ms'], '--lease-ttl-ms', 100);
-    parsed = { kind: 'postgres', url: store, schema: values.schema!, migrate: values.migrate!, leaseTtlMs };
+    // A fixed port on this host names the replica: no live process can hold it beside this one.
+    const replicaName = values['replica-name'] ?? (port !== 0 ? `${hostname().slice(0, 30)}:${port}` : undefined);
+    parsed = { kind: 'postgres', url: store, schema: values.schema!, migrate: values.migrate!, leaseTtlMs, replicaName };
   } else throw new TypeError(`--store must be "memory", "file:DIR" or a postgres:// URL, not "${store}"`);
   if (parsed.kind !== 'postgres' && values.migrate) throw new TypeError('--migrate applies to a postgres store only');
   if (parsed.kind !== 'postgres' && values['lease-ttl-ms'] !== undefined) throw new TypeError('--lease-ttl-ms applies to a postgres store only');
+  if (parsed.kind !== 'postgres' && values['replica-name'] !== undefined) throw new TypeError('--replica-name applies to a postgres store only');
   const drainGraceMs = milliseconds(values['drain-grace-ms'], '--drain-grace-ms', 0) ?? DEFAULT_DRAIN_GRACE_MS;
   const issuer = values['oidc-issuer'];
   if ((issuer === undefined) !== (values.audience === undefined)) throw new TypeError('--oidc-issuer and --audience go together');

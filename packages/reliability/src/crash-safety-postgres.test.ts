@@ -29,7 +29,8 @@ describePostgres('crash safety: the reference agent on PostgreSQL, killed with S
     const figures = { rounds: 0, calls: 0, resumed: 0, killedBeforeReady: 0, tasks: 0 };
     const recovered = new Set<string>();
     const start = () => {
-      const agent = spawnAgent({ store: { url: db.url }, args: ['--schema', schema, '--migrate'] });
+      // One server restarted again and again, as under systemd: the same replica name each time.
+      const agent = spawnAgent({ store: { url: db.url }, args: ['--schema', schema, '--migrate', '--replica-name', 'crash-safety'] });
       running.add(agent);
       return agent;
     };

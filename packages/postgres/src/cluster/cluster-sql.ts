@@ -24,7 +24,9 @@ export interface ClusterStatements {
    * working tasks whose lease expired (on the database's clock: nothing
    * else counts, not a dropped session nor a missing heartbeat), bumping
    * the task's version so that the new epoch is one no earlier lease had;
-   * returns id, epoch and how many take-overs the run has had. Rows
+   * returns id, epoch and how many take-overs the run has had. `$6` (at
+   * start-up, or null): a holder prefix (`<replica name>#`) whose leases are
+   * taken whether expired or not (this replica's earlier process: gone). Rows
    * another replica is taking over are skipped (one winner each).
    */
   readonly takeOver: string;
@@ -50,7 +52,8 @@ export function clusterStatements(S: string): ClusterStatements {
     takeOver: `WITH orphans AS (
         SELECT t.id FROM ${S}.tasks t
         WHERE t.state IN ${RUNNING_STATE_LIST}
-          AND CASE WHEN t.lease_holder IS NULL THEN $3::boolean ELSE t.lease_expires_at < now() END
+          AND CASE WHEN t.lease_holder IS NULL THEN $3::boolean
+                   ELSE t.lease_expires_at < now() OR (left(t.lease_holder, length($6::text)) = $6::text AND t.lease_holder <> $1) END
           AND (t.lease_holder IS DISTINCT FROM $1 OR t.id <> ALL($5::text[]))
         ORDER BY t.id
         LIMIT $4

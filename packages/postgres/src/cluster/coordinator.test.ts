@@ -159,6 +159,18 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     expect(await leaseOf('t')).toMatchObject({ lease_holder: null, lease_epoch: null });
   });
 
+  it('at start-up, takes over at once the unexpired leases of its own replica name\'s earlier process (gone for certain), and no other name\'s', async () => {
+    const c = await coordinator({ replicaName: 'web-1' });
+    expect(c.processId.startsWith('web-1#')).toBe(true);
+    const host = recordingHost();
+    c.attach(host);
+    await task('of-my-crashed-predecessor', 'TASK_STATE_WORKING', { holder: 'web-1#0123456789abcdef', expiresInMs: 60_000 });
+    await task('of-another-replica', 'TASK_STATE_WORKING', { holder: 'web-10#0123456789abcdef', expiresInMs: 60_000 });
+    await task('of-a-nameless-one', 'TASK_STATE_WORKING', { holder: '0123456789abcdef', expiresInMs: 60_000 });
+    expect(await c.recover()).toEqual(['of-my-crashed-predecessor']);
+    await expect(createPostgresCoordinator({ store, replicaName: 'a#b' })).rejects.toThrow(/without "#"/);
+  });
+
   it('takes nothing over once draining', async () => {
     const c = await coordinator();
     const host = recordingHost();

@@ -58,6 +58,16 @@ export interface PostgresCoordinatorOptions {
    * Default 0: never, since a re-run may repeat what the agent already did.
    */
   readonly rerunOrphans?: number;
+  /**
+   * A name for this replica that no other live process of the cluster has,
+   * and that its next start has again (a pod name, a host and port, a
+   * systemd instance): its leases carry it, and a process started under the
+   * same name settles, at start-up (`recover`), the tasks its predecessor
+   * left running at once, since that predecessor is certainly gone (a
+   * crashed single server restarting, say). Without it, those tasks are
+   * settled when their leases expire. No `#` in it.
+   */
+  readonly replicaName?: string;
   /** Told about lost connections, lost leases and failed background work (once per streak). */
   readonly logger?: Logger;
 }
@@ -87,7 +97,9 @@ function interval(value: number | undefined, fallback: number, name: string): nu
  */
 export class PostgresCoordinator implements TaskCoordinator {
   readonly shared = true;
-  readonly processId = randomBytes(8).toString('hex');
+  readonly processId: string;
+  /** `<replica name>#`: the start of every lease holder this replica's earlier processes had (undefined without a name). */
+  private readonly predecessors: string | undefined;
   readonly leaseTtlMs: number;
   readonly rerunOrphans: number;
   private readonly sql: ClusterStatements;
@@ -108,6 +120,10 @@ export class PostgresCoordinator implements TaskCoordinator {
     private readonly options: PostgresCoordinatorOptions,
     private readonly logger: Logger | undefined,
   ) {
+    const name = options.replicaName;
+    if (name !== undefined && (name === '' || name.includes('#') || name.length > 40)) throw new RangeError(`replicaName must be 1 to 40 characters without "#" (got "${name}")`);
+    this.predecessors = name === undefined ? undefined : `${name}#`;
+    this.processId = `${this.predecessors ?? ''}${randomBytes(8).toString('hex')}`;
     this.leaseTtlMs = interval(options.leaseTtlMs, DEFAULT_LEASE_TTL_MS, 'leaseTtlMs');
     this.rerunOrphans = options.rerunOrphans ?? 0;
     if (!Number.isInteger(this.rerunOrphans) || this.rerunOrphans < 0) throw new RangeError(`rerunOrphans must be a whole number, 0 or more (got ${this.rerunOrphans})`);
@@ -239,14 +255,18 @@ export class PostgresCoordinator implements TaskCoordinator {
     }
   }
 
-  /** Takes over the tasks whose lease expired and hands each to the service; resolves their ids. A draining replica takes nothing. */
+  /**
+   * Takes over the tasks whose lease expired (at start-up also those of
+   * this replica's earlier processes, see `replicaName`) and hands each to
+   * the service; resolves their ids. A draining replica takes nothing.
+   */
   private async sweep(startup: boolean): Promise<string[]> {
     const host = this.host;
     if (host === undefined) throw new Error('PostgresCoordinator: attach a service before recovering tasks');
     const settled: string[] = [];
     while (!this.draining && !this.closing) {
       const { rows } = await this.background.pool.query<{ id: string; lease_epoch: number; lease_takeovers: number }>(
-        prepared(this.sql.takeOver, [this.processId, this.leaseTtlMs, startup, TAKE_OVER_BATCH, this.leases.ids()]),
+        prepared(this.sql.takeOver, [this.processId, this.leaseTtlMs, startup, TAKE_OVER_BATCH, this.leases.ids(), startup ? this.predecessors ?? null : null]),
       );
       await Promise.all(
         rows.map(({ id, lease_epoch, lease_takeovers }) =>
