@@ -212,7 +212,7 @@ export class AgentRunner {
     // A quick no for a stored task; the engine decides under the task's lock otherwise.
     if (this.engine.peek(task.id)?.version !== 0) return Promise.resolve(false);
     const { taskId: _ignored, ...message } = build.agentMessage(say, { contextId: task.contextId }, this.newId);
-    return this.engine.answer(task.id, message);
+    return this.engine.newTasks.answer(task.id, message);
   }
 
   /** Fills an agent event in with the task's ids (a reply on a stored task completes it with the message). */

@@ -38,7 +38,7 @@ async function crashedRun(store: TaskStore) {
     if ('task' in response) working = response.task.id;
     if ('statusUpdate' in response && response.statusUpdate.status.state === 'TASK_STATE_WORKING') break;
   }
-  const submitted = await dead.engine.create(
+  const submitted = await dead.engine.newTasks.create(
     { id: 'left-submitted', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() } },
     '',
   );

@@ -120,7 +120,7 @@ describe('a new task', () => {
     const { service, calls } = serviceWith(gated.agent);
     const sent = service.unary('SendMessage', user('slow'));
     const taskId = await gated.started;
-    await service.engine.whenCreated(taskId);
+    await service.engine.newTasks.whenCreated(taskId);
     expect(await service.unary('GetTask', { id: taskId })).toMatchObject({ status: { state: 'TASK_STATE_SUBMITTED' } });
     gated.release();
     expect(await sent).toMatchObject({ task: { id: taskId, status: { state: 'TASK_STATE_COMPLETED' } } });

@@ -1,13 +1,13 @@
 import { A2AError } from '../errors.js';
 import type { LifecycleEvent, TransitionError } from '../lifecycle/index.js';
 import { reduce } from '../lifecycle/index.js';
-import type { Message, StreamResponse, Task } from '../schema/index.js';
+import type { StreamResponse } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
 import type { StoredEvent, TaskRecord, TaskStore } from '../store/task-store.js';
-import { deepFreeze } from '../store/clone.js';
 import { VersionConflictError } from '../store/task-store.js';
 import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
+import { NewTasks } from './new-tasks.js';
 import type { Logger } from './agent-run.js';
 import type { RunLease, TaskLeases } from './task-leases.js';
 import { landedCommit, RUN_COMMIT_RETRY_MS, RunRetries, type RetryingRun } from './commit-retry.js';
@@ -37,12 +37,12 @@ const MAX_CONFLICT_RETRIES = 8;
  * subscribers, serialised per task. Keeps the records of active tasks in
  * memory so a run does not read the store for each event.
  *
- * A new task can be held back ({@link prepare}): it lives in memory only
- * (version 0, invisible to {@link get}) until its first event, and is then
- * stored together with that event in one commit (its log still starts with
- * the task as sequence 1). {@link persist} stores it alone first when it must
- * be visible at once; {@link answer} drops it when the agent answers with a
- * message instead.
+ * A new task can be held back (`newTasks.prepare`): it lives in memory
+ * only (version 0, invisible to {@link get}) until its first event, and is
+ * then stored together with that event in one commit (its log still starts
+ * with the task as sequence 1). `newTasks.persist` stores it alone first
+ * when it must be visible at once; `newTasks.answer` drops it when the agent
+ * answers with a message instead.
  */
 export class TaskEngine {
   readonly hub: EventHub;
@@ -50,6 +50,8 @@ export class TaskEngine {
   private readonly active = new Map<string, TaskRecord>();
   private readonly outcomes = new TaskOutcomes();
   private readonly clock: StatusClock;
+  /** New tasks: held back, stored at once, stored later, or answered instead (see the class comment). */
+  readonly newTasks: NewTasks;
 
   /** `now` is the clock (default: the system clock, formatted once per millisecond). */
   constructor(
@@ -63,6 +65,7 @@ export class TaskEngine {
   ) {
     this.hub = new EventHub(store, leases?.coordinator, logger);
     this.clock = new StatusClock(now);
+    this.newTasks = new NewTasks({ store, lock: this.lock, active: this.active, outcomes: this.outcomes, leases, publish: (id, events, first) => this.publish(id, events, first) });
   }
 
   /** The current ISO timestamp. */
@@ -112,89 +115,12 @@ export class TaskEngine {
   }
 
   /**
-   * Holds a new task back (see the class comment): in memory, active, with
-   * version 0 and no log, until its first event or {@link persist}. The
-   * caller chose a fresh id: the store must not have it. The task is
-   * deep-frozen here, as the memory store freezes what it stores. `trace`
-   * (the creating request's traceparent) is stored with it.
-   */
-  prepare(task: Task, owner: string, trace?: string): TaskRecord {
-    // Immutable from now on, as a stored task is (the agent reads it; its first event is reduced from it).
-    deepFreeze(task);
-    const record: TaskRecord = { task, owner, version: 0, lastSequence: 0, trace };
-    this.active.set(task.id, record);
-    this.outcomes.hold(task.id);
-    return record;
-  }
-
-  /** True while `taskId` is held back and neither its storing nor an answer has begun. */
-  isHeldBack(taskId: string): boolean {
-    return this.outcomes.unclaimed(taskId);
-  }
-
-  /**
-   * For a held-back task: resolves with its record once it is stored, or
-   * with the agent's message once it is answered; rejects when storing it
-   * fails. `undefined` for any other task.
-   */
-  whenCreated(taskId: string): Promise<TaskOutcome> | undefined {
-    return this.outcomes.whenCreated(taskId);
-  }
-
-  /**
-   * Stores a held-back task now, alone (its log starts with the task), so
-   * it is visible before its first event; does nothing when it is already
-   * stored, being stored with its first event, or answered.
-   */
-  persist(taskId: string): Promise<void> {
-    return this.lock.run(taskId, async () => {
-      const current = this.active.get(taskId);
-      if (current === undefined || current.version > 0 || !this.outcomes.claim(taskId)) return;
-      await this.commitNew(current, current.task, [{ task: current.task }]);
-    });
-  }
-
-  /**
-   * Answers a held-back task with `message` instead of storing it: the task
-   * is dropped (never stored) and its waiters get the message. Resolves
-   * false, changing nothing, when the task is stored or being stored.
-   */
-  answer(taskId: string, message: Message): Promise<boolean> {
-    return this.lock.run(taskId, async () => {
-      const current = this.active.get(taskId);
-      if (current === undefined || current.version > 0 || !this.outcomes.claim(taskId)) return false;
-      this.active.delete(taskId);
-      this.outcomes.created(taskId, { message });
-      return true;
-    });
-  }
-
-  /**
-   * Stores a new task; its log starts with the task itself (sequence 1).
-   * With `activate`, the task is kept in memory from this commit on (as
-   * {@link activate} does, but with no window for another commit in between).
-   * `trace` (the creating request's traceparent) is stored with it.
-   */
-  create(task: Task, owner: string, activate = false, trace?: string): Promise<TaskRecord> {
-    return this.lock.run(task.id, async () => {
-      const events: StreamResponse[] = [{ task }];
-      const lease = activate ? this.leases?.condition(task.id, true) : undefined;
-      const result = await this.store.commit({ task, expectedVersion: 0, owner, events, trace, lease });
-      if (lease) this.leases!.claimed(task.id, result.version);
-      const record: TaskRecord = { task, owner, version: result.version, lastSequence: result.lastSequence, trace };
-      if (activate) this.active.set(task.id, record);
-      this.publish(task.id, events, result.firstSequence);
-      return record;
-    });
-  }
-
-  /**
    * Applies one event to a task under its lock. Throws {@link TransitionFailure}
    * when the reducer refuses it; the stored task is then unchanged. A
    * status or artifact update event object becomes the log entry itself
    * (frozen by the memory store): do not reuse it. With
    * `activate`, a task the event changed is kept in memory from this commit
-   * on (see {@link create}). `run` is the lease of the agent run emitting
+   * on (see `NewTasks.create`). `run` is the lease of the agent run emitting
    * the event (its commits are fenced by its own epoch; a held-back task's
    * first commit sets it); without it, the lease held here now, if any.
    */
@@ -225,7 +151,7 @@ export class TaskEngine {
         if (current.version === 0) {
           // A held-back task: stored now, with this first event, in one commit.
           this.outcomes.claim(taskId);
-          return { record: await this.commitNew(current, result.task, [{ task: current.task }, wire], run), duplicate: false };
+          return { record: await this.newTasks.commitNew(current, result.task, [{ task: current.task }, wire], run), duplicate: false };
         }
         try {
           const committed = await this.store.commit({
@@ -308,27 +234,6 @@ export class TaskEngine {
     this.active.delete(taskId);
     this.leases?.release(taskId, epoch);
     if (known?.version === 0) this.outcomes.failed(taskId, new A2AError('Internal', `Task ${taskId} ended before it was stored`, { taskId }));
-  }
-
-  /** Stores a held-back task (read as `held`) as `task`, its log starting with `events`; its waiters learn the outcome. */
-  private async commitNew(held: TaskRecord, task: Task, events: StreamResponse[], run?: RunLease): Promise<TaskRecord> {
-    const taskId = task.id;
-    let result;
-    try {
-      result = await this.store.commit({ task, expectedVersion: 0, owner: held.owner, events, trace: held.trace, lease: this.leases?.condition(taskId, true) });
-      this.leases?.claimed(taskId, result.version);
-      if (run && this.leases) run.epoch = result.version;
-    } catch (error) {
-      this.active.delete(taskId);
-      this.outcomes.failed(taskId, error);
-      throw error;
-    }
-    const record: TaskRecord = { task, owner: held.owner, version: result.version, lastSequence: result.lastSequence, trace: held.trace };
-    this.active.set(taskId, record);
-    this.publish(taskId, events, result.firstSequence);
-    this.outcomes.created(taskId, { record });
-    if (this.outcomes.waiting && isSettled(task.status.state)) this.outcomes.settle(taskId, { record });
-    return record;
   }
 
   private publish(taskId: string, events: readonly StreamResponse[], firstSequence: number): void {

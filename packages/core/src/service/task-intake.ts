@@ -84,7 +84,7 @@ export class TaskIntake {
       const task = createTask(message, { taskId: message.taskId ?? this.host.newId(), contextId: message.contextId || this.host.newId(), timestamp: engine.timestamp() });
       const visibleAtOnce = message.taskId !== undefined || push !== undefined || params.configuration?.returnImmediately === true;
       // Active from its creation on: the run and settled waiters read it from memory.
-      record = visibleAtOnce ? await engine.create(task, owner, true, traceparent) : engine.prepare(task, owner, traceparent);
+      record = visibleAtOnce ? await engine.newTasks.create(task, owner, true, traceparent) : engine.newTasks.prepare(task, owner, traceparent);
     }
     if (push) {
       try {
@@ -119,17 +119,17 @@ export class TaskIntake {
     this.host.runs.add(started);
     void started.then(() => this.host.runs.delete(started));
     // An agent that emits at once has claimed its task by now (the first commit starts synchronously): no timer then.
-    if (engine.isHeldBack(taskId)) this.storeAfterWindow(taskId);
+    if (engine.newTasks.isHeldBack(taskId)) this.storeAfterWindow(taskId);
   }
 
   /** Stores a held-back task alone once the window has passed without its first event (it must not stay invisible). */
   private storeAfterWindow(taskId: string): void {
     const { engine } = this.host;
     const timer = setTimeout(() => {
-      engine.persist(taskId).catch((error: unknown) => this.host.logger?.error({ taskId, error: String(error) }, 'could not store a new task'));
+      engine.newTasks.persist(taskId).catch((error: unknown) => this.host.logger?.error({ taskId, error: String(error) }, 'could not store a new task'));
     }, this.host.newTaskWindowMs);
     const stop = () => clearTimeout(timer);
-    engine.whenCreated(taskId)?.then(stop, stop);
+    engine.newTasks.whenCreated(taskId)?.then(stop, stop);
   }
 
   private async continueTask(existing: TaskRecord, params: SendMessageRequest) {

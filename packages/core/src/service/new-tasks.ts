@@ -1,0 +1,131 @@
+import type { Message, StreamResponse, Task } from '../schema/index.js';
+import { isSettled } from '../schema/index.js';
+import { deepFreeze } from '../store/clone.js';
+import type { TaskRecord, TaskStore } from '../store/task-store.js';
+import type { KeyedLock } from './keyed-lock.js';
+import type { RunLease, TaskLeases } from './task-leases.js';
+import type { TaskOutcome, TaskOutcomes } from './task-outcomes.js';
+
+/** The parts of a `TaskEngine` that new tasks share with the rest of it. */
+export interface EngineParts {
+  readonly store: TaskStore;
+  readonly lock: KeyedLock;
+  /** The records of active tasks (a held-back one at version 0). */
+  readonly active: Map<string, TaskRecord>;
+  readonly outcomes: TaskOutcomes;
+  readonly leases: TaskLeases | undefined;
+  /** Publishes committed events to the task's subscribers. */
+  publish(taskId: string, events: readonly StreamResponse[], firstSequence: number): void;
+}
+
+/**
+ * The new tasks of a `TaskEngine`: held back in memory until their first
+ * event ({@link prepare}), stored alone when they must be visible at once
+ * ({@link create}, {@link persist}), or answered with a message instead
+ * of being stored ({@link answer}).
+ */
+export class NewTasks {
+  constructor(private readonly parts: EngineParts) {}
+
+  /**
+   * Holds a new task back (see `TaskEngine`): in memory, active, with
+   * version 0 and no log, until its first event or {@link persist}. The
+   * caller chose a fresh id: the store must not have it. The task is
+   * deep-frozen here, as the memory store freezes what it stores. `trace`
+   * (the creating request's traceparent) is stored with it.
+   */
+  prepare(task: Task, owner: string, trace?: string): TaskRecord {
+    // Immutable from now on, as a stored task is (the agent reads it; its first event is reduced from it).
+    deepFreeze(task);
+    const record: TaskRecord = { task, owner, version: 0, lastSequence: 0, trace };
+    this.parts.active.set(task.id, record);
+    this.parts.outcomes.hold(task.id);
+    return record;
+  }
+
+  /** True while `taskId` is held back and neither its storing nor an answer has begun. */
+  isHeldBack(taskId: string): boolean {
+    return this.parts.outcomes.unclaimed(taskId);
+  }
+
+  /**
+   * For a held-back task: resolves with its record once it is stored, or
+   * with the agent's message once it is answered; rejects when storing it
+   * fails. `undefined` for any other task.
+   */
+  whenCreated(taskId: string): Promise<TaskOutcome> | undefined {
+    return this.parts.outcomes.whenCreated(taskId);
+  }
+
+  /**
+   * Stores a held-back task now, alone (its log starts with the task), so
+   * it is visible before its first event; does nothing when it is already
+   * stored, being stored with its first event, or answered.
+   */
+  persist(taskId: string): Promise<void> {
+    return this.parts.lock.run(taskId, async () => {
+      const current = this.parts.active.get(taskId);
+      if (current === undefined || current.version > 0 || !this.parts.outcomes.claim(taskId)) return;
+      await this.commitNew(current, current.task, [{ task: current.task }]);
+    });
+  }
+
+  /**
+   * Answers a held-back task with `message` instead of storing it: the task
+   * is dropped (never stored) and its waiters get the message. Resolves
+   * false, changing nothing, when the task is stored or being stored.
+   */
+  answer(taskId: string, message: Message): Promise<boolean> {
+    return this.parts.lock.run(taskId, async () => {
+      const current = this.parts.active.get(taskId);
+      if (current === undefined || current.version > 0 || !this.parts.outcomes.claim(taskId)) return false;
+      this.parts.active.delete(taskId);
+      this.parts.outcomes.created(taskId, { message });
+      return true;
+    });
+  }
+
+  /**
+   * Stores a new task; its log starts with the task itself (sequence 1).
+   * With `activate`, the task is kept in memory from this commit on (as
+   * `TaskEngine.activate` does, but with no window for another commit in between).
+   * `trace` (the creating request's traceparent) is stored with it.
+   */
+  create(task: Task, owner: string, activate = false, trace?: string): Promise<TaskRecord> {
+    return this.parts.lock.run(task.id, async () => {
+      const events: StreamResponse[] = [{ task }];
+      const lease = activate ? this.parts.leases?.condition(task.id, true) : undefined;
+      const result = await this.parts.store.commit({ task, expectedVersion: 0, owner, events, trace, lease });
+      if (lease) this.parts.leases!.claimed(task.id, result.version);
+      const record: TaskRecord = { task, owner, version: result.version, lastSequence: result.lastSequence, trace };
+      if (activate) this.parts.active.set(task.id, record);
+      this.parts.publish(task.id, events, result.firstSequence);
+      return record;
+    });
+  }
+
+  /**
+   * Stores a held-back task (read as `held`) as `task`, its log starting
+   * with `events`; its waiters learn the outcome. The engine calls it, under
+   * the task's lock, with the task's first event.
+   */
+  async commitNew(held: TaskRecord, task: Task, events: StreamResponse[], run?: RunLease): Promise<TaskRecord> {
+    const taskId = task.id;
+    let result;
+    try {
+      result = await this.parts.store.commit({ task, expectedVersion: 0, owner: held.owner, events, trace: held.trace, lease: this.parts.leases?.condition(taskId, true) });
+      this.parts.leases?.claimed(taskId, result.version);
+      if (run && this.parts.leases) run.epoch = result.version;
+    } catch (error) {
+      this.parts.active.delete(taskId);
+      this.parts.outcomes.failed(taskId, error);
+      throw error;
+    }
+    const record: TaskRecord = { task, owner: held.owner, version: result.version, lastSequence: result.lastSequence, trace: held.trace };
+    this.parts.active.set(taskId, record);
+    this.parts.publish(taskId, events, result.firstSequence);
+    this.parts.outcomes.created(taskId, { record });
+    if (this.parts.outcomes.waiting && isSettled(task.status.state)) this.parts.outcomes.settle(taskId, { record });
+    return record;
+  }
+}
