@@ -71,6 +71,17 @@ describe('the inspector page in headless Chromium', () => {
     await screenshot(page.locator('#card-panel'), 'card-problems');
   });
 
+  test('lists the redirects of the card request: the one to another origin is shown, not followed', async () => {
+    const target = await brokenCardServer();
+    const hop = createServer((_req, res) => void res.writeHead(302, { location: `${target}/.well-known/agent-card.json` }).end());
+    await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
+    cleanup(() => new Promise((resolve) => hop.close(() => resolve())));
+    const { page } = await open(`http://127.0.0.1:${(hop.address() as AddressInfo).port}`);
+    const hops = await page.$$eval('#redirects li', (items) => items.map((i) => [i.getAttribute('data-followed'), i.textContent]));
+    expect(hops).toEqual([['false', expect.stringMatching(new RegExp(`^HTTP 302 .* -> ${target}/\\.well-known/agent-card\\.json: not followed$`))]]);
+    expect(await page.textContent('#card-problems')).toContain('goes to another origin');
+  });
+
   test('streams a task over gRPC (through the Node side), cancels it, and shows every event in order in the timeline', async () => {
     const agent = await startAgent();
     cleanup(() => agent.close());
