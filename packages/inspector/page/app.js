@@ -1,7 +1,7 @@
 // The inspector page: plain JavaScript, no build. Every call to the agent goes
 // through the inspector's Node side (/api/...), which uses @taskwire/client.
 // Credentials live in this module's memory only (never in storage or the URL).
-import { $, api, el, errorText, INTERRUPTED, notice, session, target, TERMINAL } from './common.js';
+import { $, api, el, errorText, INTERRUPTED, notice, post, session, TERMINAL, TOKEN } from './common.js';
 import { setupTasks } from './tasks.js';
 
 // ---- card and transports
@@ -16,6 +16,9 @@ function showCard(report) {
   $('#choices').replaceChildren(
     ...report.choices.map((c) => el('li', { 'data-client': c.client }, el('b', {}, c.client === 'inspector' ? 'This inspector (Node, every transport)' : 'createClient in a browser (fetch transports)'), el('ul', {}, c.reasons.map((r) => el('li', {}, r))))),
   );
+  // Each redirect of the card request: followed on the card's origin, shown and not followed to another one.
+  $('#redirects').replaceChildren(...(report.redirects ?? []).map((r) => el('li', { 'data-followed': r.followed }, `HTTP ${r.status} ${r.from} -> ${r.to || '(no Location)'}: ${r.followed ? 'followed (same origin)' : 'not followed'}`)));
+  $('#redirects').hidden = !report.redirects?.length;
   $('#card-raw').textContent = JSON.stringify(report.raw, null, 2);
   $('#probes tbody').replaceChildren(
     ...report.probes.map((p) =>
@@ -31,7 +34,8 @@ async function inspect(event) {
   session.url = $('#agent-url').value.trim();
   const tokenUrl = $('#token-url').value.trim();
   const clientCredentials = tokenUrl ? { tokenUrl, clientId: $('#client-id').value, clientSecret: $('#client-secret').value, scope: $('#scope').value || undefined } : undefined;
-  session.credentials = { apiKey: $('#api-key').value || undefined, bearer: $('#bearer').value || undefined, clientCredentials };
+  const trustedOrigins = $('#trusted-origins').value.split(/[\s,]+/).filter(Boolean);
+  session.credentials = { apiKey: $('#api-key').value || undefined, bearer: $('#bearer').value || undefined, trustedOrigins, clientCredentials };
   notice('');
   document.body.dataset.inspected = 'false';
   try {
@@ -119,7 +123,7 @@ async function openStream(method, params) {
   timelineFlags = 0;
   showTask();
   try {
-    const response = await fetch('/api/stream', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...target(), method, params }), signal: controller.signal });
+    const response = await post('/api/stream', { method, params }, controller.signal);
     if (!response.ok) throw new Error((await response.json()).error?.message ?? `HTTP ${response.status}`);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
@@ -234,7 +238,8 @@ $('#run-checks').addEventListener('click', runChecks);
 
 const given = new URLSearchParams(location.search).get('agent');
 document.body.dataset.ready = 'true';
-if (given) {
+if (!TOKEN) notice('Open the URL that taskwire inspect printed: its token (?token=...) is what lets this page use the inspector.');
+else if (given) {
   $('#agent-url').value = given;
   inspect().catch((error) => notice(error.message));
 }

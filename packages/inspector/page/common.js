@@ -11,6 +11,12 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/**
+ * The session token: the URL the inspector printed carries it, and every API
+ * call sends it back in a header (the API answers nothing without it).
+ */
+export const TOKEN = new URLSearchParams(location.search).get('token') ?? '';
+
 export const session = { url: '', card: undefined, credentials: {}, task: undefined, stream: undefined, pageToken: '' };
 export const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
 export const INTERRUPTED = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
@@ -25,8 +31,13 @@ export function target() {
   return { url: session.url, credentials: session.credentials, ...(chosen !== '' && { interface: Number(chosen) }) };
 }
 
+/** POSTs `body` (with the agent, credentials and interface) to the inspector's API, with the session token. */
+export function post(path, body, signal) {
+  return fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-inspector-token': TOKEN }, body: JSON.stringify({ ...target(), ...body }), signal });
+}
+
 export async function api(path, body) {
-  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...target(), ...body }) });
+  const response = await post(path, body);
   const value = await response.json();
   if (!response.ok) throw new Error(value.error?.message ?? `HTTP ${response.status}`);
   return value;

@@ -2,6 +2,7 @@ import type { A2AClient } from '@taskwire/client';
 import { fetchAgentCard } from '@taskwire/client';
 import type { AgentCard, MethodSpec, StreamMethodName, UnaryMethodName } from '@taskwire/core';
 import { A2AError, METHODS } from '@taskwire/core';
+import { fetchCard } from './card-fetch.js';
 import { inspectCard } from './card-report.js';
 import type { CheckOptions } from './checks.js';
 import type { ClientCredentials } from './client-credentials.js';
@@ -11,7 +12,7 @@ import { Timeline } from './timeline.js';
 import type { WebhookReceiver } from './webhook-receiver.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 import type { Credentials } from './transports.js';
-import { clientFor, credentialHeaders } from './transports.js';
+import { clientFor } from './transports.js';
 
 /** What every API request of the page names: the agent, the credentials (kept for this request only) and the interface. */
 export interface ApiTarget {
@@ -44,6 +45,8 @@ export class BadRequest extends Error {
 async function target(body: unknown): Promise<ApiTarget> {
   const given = body as Partial<ApiTarget> | undefined;
   if (typeof given?.url !== 'string' || !/^https?:\/\//.test(given.url)) throw new BadRequest('name the agent: "url" must be an http(s) URL');
+  const trusted = given.credentials?.trustedOrigins;
+  if (trusted !== undefined && (!Array.isArray(trusted) || trusted.some((origin) => typeof origin !== 'string'))) throw new BadRequest('"credentials.trustedOrigins" must be a list of origins');
   const credentials = await resolveCredentials(given.credentials);
   return { ...(given as ApiTarget), ...(credentials && { credentials }) };
 }
@@ -129,9 +132,15 @@ export class InspectorApi {
   private async client({ url, credentials, interface: index }: ApiTarget): Promise<A2AClient> {
     let card = this.cards.get(url);
     if (!card) {
-      card = await fetchAgentCard(url, { headers: credentialHeaders(credentials) });
+      // The client reads and checks the card; fetchCard fetches it (no redirect to another origin, credentials on the agent's origin only).
+      const viaFetchCard = async () => {
+        const fetched = await fetchCard(url, credentials);
+        if (!fetched.response || fetched.error !== undefined) throw new Error(fetched.error ?? 'no answer');
+        return fetched.response;
+      };
+      card = await fetchAgentCard(url, { fetch: viaFetchCard });
       this.cards.set(url, card);
     }
-    return clientFor(card, typeof index === 'number' ? index : undefined, credentials);
+    return clientFor(card, typeof index === 'number' ? index : undefined, credentials, url);
   }
 }

@@ -1,13 +1,15 @@
 import type { AgentCard } from '@taskwire/core';
 import type { TransportRegistry } from '@taskwire/client';
-import { agentCardUrl, DEFAULT_TRANSPORTS, parseAgentCard, selectInterface } from '@taskwire/client';
+import { DEFAULT_TRANSPORTS, parseAgentCard, selectInterface } from '@taskwire/client';
+import type { RedirectHop } from './card-fetch.js';
+import { fetchCard } from './card-fetch.js';
 import type { CardProblem } from './card-problems.js';
 import { isV03Card, schemaProblems } from './card-problems.js';
 import { signatureProblems } from './card-signatures.js';
 import type { InterfaceProbe } from './probe.js';
 import { probeInterfaces } from './probe.js';
 import type { Credentials } from './transports.js';
-import { credentialHeaders, INSPECTOR_TRANSPORTS } from './transports.js';
+import { INSPECTOR_TRANSPORTS } from './transports.js';
 
 /** Which interface a client picks, and why each other one was passed over (§8.3.2). */
 export interface TransportChoice {
@@ -22,7 +24,9 @@ export interface TransportChoice {
 /** Everything the card panel shows. */
 export interface CardReport {
   readonly cardUrl: string;
-  /** HTTP status of the card request (0 when it did not answer). */
+  /** Each redirect the card request met: those on the card's origin followed, one to another origin shown and not followed. */
+  readonly redirects: readonly RedirectHop[];
+  /** HTTP status of the card request's last answer (0 when it did not answer). */
   readonly httpStatus: number;
   /** The card as fetched (undefined when it was no JSON). */
   readonly raw?: unknown;
@@ -54,23 +58,22 @@ function choose(card: AgentCard, registry: TransportRegistry, client: TransportC
 }
 
 /**
- * Reads the card of the agent at `url` and reports on it: its problems
+ * Reads the card of the agent at `url` and reports on it: the redirects on
+ * the way (see `fetchCard`: none followed to another origin), its problems
  * (schema, v0.3-only fields, bindings, versions, signatures, interfaces
  * that do not answer), the interface each kind of client would pick, and a
- * probe of every interface. Never throws: an agent that does not answer is
- * a report with a problem saying so.
+ * probe of every interface. `credentials` go to the origin of `url` and
+ * their `trustedOrigins` only. Never throws: an agent that does not answer
+ * is a report with a problem saying so.
  */
 export async function inspectCard(url: string, credentials?: Credentials): Promise<CardReport> {
-  const cardUrl = agentCardUrl(url);
-  let response: Response;
-  try {
-    response = await fetch(cardUrl, { headers: { accept: 'application/json', ...credentialHeaders(credentials) }, signal: AbortSignal.timeout(10_000) });
-  } catch (error) {
-    const problem: CardProblem = { path: '(card)', rule: '§8.2 Discovery', message: `the card at ${cardUrl} does not load (${(error as Error).message})`, severity: 'error' };
-    return { cardUrl, httpStatus: 0, problems: [problem], choices: [], probes: [] };
+  const { cardUrl, redirects, response, error } = await fetchCard(url, credentials);
+  if (!response || error !== undefined) {
+    const problem: CardProblem = { path: '(card)', rule: '§8.2 Discovery', message: error ?? `the card at ${cardUrl} does not load`, severity: 'error' };
+    return { cardUrl, redirects, httpStatus: response?.status ?? 0, problems: [problem], choices: [], probes: [] };
   }
   const raw: unknown = await response.json().catch(() => undefined);
-  const base = { cardUrl, httpStatus: response.status };
+  const base = { cardUrl, redirects, httpStatus: response.status };
   if (!response.ok || raw === undefined) {
     const message = response.ok ? 'the card is not JSON' : `the card request answered HTTP ${response.status}`;
     return { ...base, raw, problems: [{ path: '(card)', rule: '§8.2 Discovery', message, severity: 'error' }], choices: [], probes: [] };
@@ -83,7 +86,7 @@ export async function inspectCard(url: string, credentials?: Credentials): Promi
     problems.push({ path: 'supportedInterfaces', rule: '§8.3.1 Supported interfaces', message: (error as Error).message, severity: 'error' });
   }
   problems.push(...schemaProblems(raw, card), ...(await signatureProblems(raw)));
-  const probes = card ? await probeInterfaces(card, credentials) : [];
+  const probes = card ? await probeInterfaces(card, credentials, url) : [];
   for (const probe of probes) {
     if (probe.status === 'unreachable' || probe.status === 'refused') {
       problems.push({

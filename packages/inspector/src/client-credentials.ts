@@ -30,6 +30,7 @@ export async function clientCredentialsToken(grant: ClientCredentials, fetchImpl
       method: 'POST',
       headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body,
+      redirect: 'error', // the client secret goes to the token URL given, never where it redirects
       signal: AbortSignal.timeout(10_000),
     });
   } catch (error) {
@@ -47,5 +48,6 @@ export async function clientCredentialsToken(grant: ClientCredentials, fetchImpl
 /** `credentials` with a client-credentials grant turned into its bearer token (the others as given). */
 export async function resolveCredentials(credentials: (Credentials & { clientCredentials?: ClientCredentials }) | undefined): Promise<Credentials | undefined> {
   if (!credentials?.clientCredentials?.tokenUrl) return credentials;
-  return { apiKey: credentials.apiKey, bearer: await clientCredentialsToken(credentials.clientCredentials) };
+  const { clientCredentials, ...rest } = credentials;
+  return { ...rest, bearer: await clientCredentialsToken(clientCredentials) };
 }

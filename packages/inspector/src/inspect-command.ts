@@ -3,6 +3,7 @@ import { inspectCard } from './card-report.js';
 import { resolveCredentials } from './client-credentials.js';
 import type { CheckResult } from './checks.js';
 import { runChecks } from './checks.js';
+import { isLoopbackHost } from './page-guard.js';
 import { startInspector } from './server.js';
 import type { Credentials } from './transports.js';
 import { clientFor } from './transports.js';
@@ -27,11 +28,14 @@ raw events, tasks, and a check battery.
 
 Options:
   --port <n>          the page's port (default: a free one)
-  --host <h>          where to listen (default 127.0.0.1)
+  --host <h>          where to listen (default 127.0.0.1; any other address warns: the page's URL,
+                      with its token, is then all another machine needs)
   --check             run the card report and the check battery, print them, exit
   --json              with --check: print the results as JSON
   --api-key <key>     send x-api-key (or set TASKWIRE_API_KEY)
   --bearer <token>    send Authorization: Bearer <token>
+  --trust-origin <o>  also send the credentials to origin <o> (repeatable; by default they go
+                      to the agent URL's origin only, e.g. not to a gRPC interface on another port)
   --token-url <url>   with --check: get a bearer token by OAuth client credentials from <url>,
                       with --client-id <id> and --client-secret <s> (or TASKWIRE_CLIENT_SECRET)
   --interface <n>     with --check: use supportedInterfaces[n] (default: the one the client picks)
@@ -53,6 +57,7 @@ function parse(argv: readonly string[]) {
       json: { type: 'boolean' },
       'api-key': { type: 'string' },
       bearer: { type: 'string' },
+      'trust-origin': { type: 'string', multiple: true },
       'token-url': { type: 'string' },
       'client-id': { type: 'string' },
       'client-secret': { type: 'string' },
@@ -78,7 +83,7 @@ async function check(url: string, credentials: Credentials, values: ReturnType<t
     return 3;
   }
   const index = values.interface === undefined ? undefined : Number(values.interface);
-  const client = clientFor(report.card, index, credentials);
+  const client = clientFor(report.card, index, credentials, url);
   const errors = report.problems.filter((p) => p.severity === 'error');
   const card: CheckResult = {
     id: 'card',
@@ -126,7 +131,8 @@ export async function runInspect(argv: readonly string[], io: InspectIo): Promis
   const url = positionals[0] && withScheme(positionals[0]);
   const tokenUrl = values['token-url'];
   const grant = tokenUrl ? { tokenUrl, clientId: values['client-id'] ?? '', clientSecret: values['client-secret'] ?? io.env.TASKWIRE_CLIENT_SECRET ?? '' } : undefined;
-  const given = { apiKey: values['api-key'] ?? io.env.TASKWIRE_API_KEY, bearer: values.bearer, ...(grant && { clientCredentials: grant }) };
+  const trustedOrigins = values['trust-origin'];
+  const given = { apiKey: values['api-key'] ?? io.env.TASKWIRE_API_KEY, bearer: values.bearer, ...(trustedOrigins && { trustedOrigins }), ...(grant && { clientCredentials: grant }) };
   if (positionals.length > 1 || (values.check && !url) || (values.interface !== undefined && !/^\d+$/.test(values.interface))) {
     io.stderr.write(`taskwire inspect: ${values.check && !url ? '--check needs the agent URL' : 'give at most one agent URL (and --interface a whole number)'}\n${INSPECT_USAGE}\n`);
     return 2;
@@ -134,7 +140,10 @@ export async function runInspect(argv: readonly string[], io: InspectIo): Promis
   try {
     if (values.check) return await check(url!, (await resolveCredentials(given)) as Credentials, values, io);
     const inspector = await startInspector({ ...(values.port && { port: Number(values.port) }), ...(values.host && { host: values.host }), ...(url && { agentUrl: url }) });
-    io.stdout.write(`Taskwire inspector: ${inspector.url}\n(open it in a browser; Ctrl-C stops it)\n`);
+    if (values.host && !isLoopbackHost(values.host)) {
+      io.stderr.write(`taskwire inspect: warning: --host ${values.host} is not this machine's loopback: whoever can reach it and has the URL below (its token) can use the inspector, and the agents and credentials it is given\n`);
+    }
+    io.stdout.write(`Taskwire inspector: ${inspector.url}\n(open it in a browser; the token in the URL is what lets the page in: keep it to yourself; Ctrl-C stops it)\n`);
     await new Promise<void>((resolve) => {
       if (io.signal?.aborted) resolve();
       io.signal?.addEventListener('abort', () => resolve(), { once: true });

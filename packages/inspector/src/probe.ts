@@ -2,7 +2,7 @@ import type { AgentCard, AgentInterface } from '@taskwire/core';
 import { A2AError } from '@taskwire/core';
 import { TransientError } from '@taskwire/client';
 import type { Credentials } from './transports.js';
-import { clientFor } from './transports.js';
+import { clientFor, credentialsFor, hasCredentials } from './transports.js';
 
 /** What probing one interface of the card found. */
 export interface InterfaceProbe {
@@ -32,9 +32,9 @@ export interface InterfaceProbe {
 const PROBE_TIMEOUT_MS = 5_000;
 
 /** One GetTask of a task that does not exist, over `iface` alone. */
-async function probeVersion(card: AgentCard, iface: AgentInterface, credentials: Credentials | undefined) {
+async function probeVersion(card: AgentCard, iface: AgentInterface, credentials: Credentials | undefined, agentUrl: string | undefined) {
   const only = { ...card, supportedInterfaces: [iface] };
-  const client = clientFor(only, 0, credentials);
+  const client = clientFor(only, 0, credentials, agentUrl);
   const started = performance.now();
   try {
     await client.getTask({ id: `inspector-probe-${crypto.randomUUID()}` }, { timeoutMs: PROBE_TIMEOUT_MS });
@@ -63,13 +63,18 @@ async function probeVersion(card: AgentCard, iface: AgentInterface, credentials:
   }
 }
 
+/** What a probe's detail adds when credentials were held back from an interface on another origin. */
+const withheld = (url: string) => ` (credentials not sent: ${url} is not on the agent's origin; trust its origin to send them)`;
+
 /**
  * Probes every interface of `card` (in parallel) with a GetTask of a task
  * that does not exist, through this process (gRPC and WebSocket included):
  * an agent that speaks A2A answers TaskNotFound. A JSON-RPC interface that
- * refuses v1.0 (VersionNotSupported) is tried again in v0.3.
+ * refuses v1.0 (VersionNotSupported) is tried again in v0.3. `credentials`
+ * go to interfaces on the origin of `agentUrl` (the URL the user named) or
+ * a trusted origin only; a probe of another one says they were held back.
  */
-export function probeInterfaces(card: AgentCard, credentials?: Credentials): Promise<InterfaceProbe[]> {
+export function probeInterfaces(card: AgentCard, credentials?: Credentials, agentUrl?: string): Promise<InterfaceProbe[]> {
   return Promise.all(
     card.supportedInterfaces.map(async (iface, index): Promise<InterfaceProbe> => {
       const base = { index, binding: iface.protocolBinding, url: iface.url, declaredVersion: iface.protocolVersion };
@@ -78,12 +83,13 @@ export function probeInterfaces(card: AgentCard, credentials?: Credentials): Pro
       for (const version of tried) {
         let result;
         try {
-          result = await probeVersion(card, { ...iface, protocolVersion: version }, credentials);
+          result = await probeVersion(card, { ...iface, protocolVersion: version }, credentials, agentUrl);
         } catch (error) {
           return { ...base, status: 'unsupported', detail: (error as Error).message };
         }
         const status = result.outcome === 'version' ? 'refused' : result.outcome;
-        last = { ...base, status, latencyMs: Math.round(result.latencyMs * 10) / 10, detail: result.detail, ...(status !== 'unreachable' && result.outcome !== 'version' && { acceptedVersion: version }) };
+        const note = hasCredentials(credentials) && !credentialsFor(iface.url, agentUrl, credentials) ? withheld(iface.url) : '';
+        last = { ...base, status, latencyMs: Math.round(result.latencyMs * 10) / 10, detail: `${result.detail}${note}`, ...(status !== 'unreachable' && result.outcome !== 'version' && { acceptedVersion: version }) };
         if (result.outcome !== 'version') break;
       }
       return last!;

@@ -5,12 +5,17 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from '@taskwire/core';
 import { apiError, BadRequest, InspectorApi } from './api.js';
+import { isLoopbackHost, isWildcardHost, newSessionToken, PageGuard, urlHost } from './page-guard.js';
 
 /** Options of {@link startInspector}. */
 export interface InspectorOptions {
   /** The port (default 0: a free one). */
   readonly port?: number;
-  /** The host to listen on (default `127.0.0.1`: the page is for this machine only). */
+  /**
+   * The host to listen on (default `127.0.0.1`: the page is for this
+   * machine only). Any other address is warned about through `logger`, and
+   * the API still requires the session token.
+   */
   readonly host?: string;
   /** The agent the page opens with (it can name another). */
   readonly agentUrl?: string;
@@ -20,8 +25,14 @@ export interface InspectorOptions {
 
 /** A running inspector. */
 export interface RunningInspector {
-  /** The page's URL (with `?agent=` when `agentUrl` was given). */
+  /**
+   * The page's URL, with the session token (`?token=`) that every API call
+   * must carry, and `&agent=` when `agentUrl` was given. Whoever holds it
+   * can drive the inspector: show it to the user only.
+   */
   readonly url: string;
+  /** True when the inspector listens on an address other than this machine's loopback (see `host`). */
+  readonly exposed: boolean;
   /** Stops listening and ends open streams. */
   close(): Promise<void>;
 }
@@ -37,7 +48,9 @@ const ASSETS: Readonly<Record<string, readonly [file: string, type: string]>> = 
   '/tasks.js': ['tasks.js', 'text/javascript; charset=utf-8'],
   '/style.css': ['style.css', 'text/css; charset=utf-8'],
 };
-const CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
+const CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/** The headers of every file of the page: no framing, no sniffing, no referrer (the URL holds the token). */
+const PAGE_HEADERS = { 'content-security-policy': CSP, 'x-frame-options': 'DENY', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
 const MAX_BODY = 16 * 1024 * 1024;
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -61,26 +74,22 @@ function json(res: ServerResponse, status: number, value: unknown): void {
   res.end(body);
 }
 
-/**
- * Only the page itself may call the API: a JSON body (another site's form
- * cannot send one without a CORS preflight, which is never answered) and,
- * when the browser names one, this server's own origin.
- */
-function fromPage(req: IncomingMessage): boolean {
-  const origin = req.headers.origin;
-  const json = (req.headers['content-type'] ?? '').startsWith('application/json');
-  return json && (origin === undefined || origin === `http://${req.headers.host}`);
-}
+/** The API takes JSON bodies only (another site's form cannot send one without a CORS preflight, which is never answered). */
+const isJson = (req: IncomingMessage) => (req.headers['content-type'] ?? '').startsWith('application/json');
 
 /**
  * Starts the inspector: a web page and its JSON/SSE API on a local HTTP
  * server (127.0.0.1 unless `host` says otherwise). It opens no browser;
- * open `url`. Every call to an agent goes through this process with
- * `@taskwire/client`; credentials entered on the page stay in its memory
- * and in the requests that use them.
+ * open `url`, which holds the session token. It answers its own page only:
+ * a Host of this machine on its port (see `PageGuard`), the page's own
+ * origin, and the token on every API call. Every call to an agent goes
+ * through this process with `@taskwire/client`; credentials entered on the
+ * page stay in its memory and in the requests that use them.
  */
 export async function startInspector(options: InspectorOptions = {}): Promise<RunningInspector> {
   const api = new InspectorApi();
+  const token = newSessionToken();
+  let guard: PageGuard | undefined;
   const streams = new Set<AbortController>();
   const routes: Record<string, (body: unknown) => Promise<unknown>> = {
     '/api/inspect': (body) => api.inspect(body),
@@ -91,15 +100,18 @@ export async function startInspector(options: InspectorOptions = {}): Promise<Ru
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
+    const isApi = path.startsWith('/api/');
+    const refused = isApi ? guard!.checkApi(req) : guard!.checkPage(req);
+    if (refused) return json(res, refused.status, { error: { message: refused.message } });
     const asset = ASSETS[path];
     if (asset && (req.method === 'GET' || req.method === 'HEAD')) {
       const body = await readFile(new URL(asset[0], PAGE_DIR));
-      res.writeHead(200, { 'content-type': asset[1], 'content-security-policy': CSP, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
+      res.writeHead(200, { 'content-type': asset[1], ...PAGE_HEADERS });
       res.end(req.method === 'HEAD' ? undefined : body);
       return;
     }
-    if (!path.startsWith('/api/')) return json(res, 404, { error: { message: `no such page: ${path} (the inspector is at /)` } });
-    if (req.method !== 'POST' || !fromPage(req)) return json(res, 403, { error: { message: 'the API takes JSON POSTs from the inspector page only' } });
+    if (!isApi) return json(res, 404, { error: { message: `no such page: ${path} (the inspector is at /)` } });
+    if (req.method !== 'POST' || !isJson(req)) return json(res, 403, { error: { message: 'the API takes JSON POSTs from the inspector page only' } });
     try {
       const body = await readJson(req);
       const route = routes[path];
@@ -133,10 +145,15 @@ export async function startInspector(options: InspectorOptions = {}): Promise<Ru
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const shown = host.includes(':') ? `[${host}]` : host;
-  const url = `http://${shown}:${port}/${options.agentUrl ? `?agent=${encodeURIComponent(options.agentUrl)}` : ''}`;
+  guard = new PageGuard(host, port, token);
+  const exposed = !isLoopbackHost(host);
+  if (exposed) options.logger?.warn({ host, port }, 'The inspector listens beyond this machine: anyone who has its URL (with the token) can use it');
+  // Every address includes this machine's: the page opens there on a wildcard address.
+  const shown = isWildcardHost(host) ? '127.0.0.1' : urlHost(host);
+  const url = `http://${shown}:${port}/?token=${token}${options.agentUrl ? `&agent=${encodeURIComponent(options.agentUrl)}` : ''}`;
   return {
     url,
+    exposed,
     async close() {
       for (const stream of streams) stream.abort();
       server.closeAllConnections();

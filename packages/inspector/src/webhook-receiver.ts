@@ -45,15 +45,18 @@ async function bodyOf(req: IncomingMessage): Promise<unknown> {
 
 /**
  * Starts a webhook receiver on a free port of `host` (default 127.0.0.1) at
- * a path no one can guess: every request there is answered 200 and kept
- * (method, the push headers, the body); any other path is 404. An agent on
- * another machine needs `host` to be an address it can reach.
+ * a path no one can guess: every POST there is answered 200 and kept
+ * (method, the push headers, the body); another method there is 405, any
+ * other path 404, and neither is kept. The receiver never answers with what
+ * it keeps: the inspector's API (which needs its token) shows it. An agent
+ * on another machine needs `host` to be an address it can reach.
  */
 export async function startWebhookReceiver(host = '127.0.0.1'): Promise<WebhookReceiver> {
   const path = `/webhook/${randomUUID()}`;
   const kept: Delivery[] = [];
   const server = createServer((req, res) => {
     if (req.url !== path) return void res.writeHead(404).end();
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
     bodyOf(req).then(
       (body) => {
         const headers = Object.fromEntries(KEPT_HEADERS.flatMap((name) => (typeof req.headers[name] === 'string' ? [[name, req.headers[name] as string]] : [])));

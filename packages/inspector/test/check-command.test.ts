@@ -51,6 +51,24 @@ describe('taskwire inspect --check', () => {
     expect(code).toBe(1);
   }, 60_000);
 
+  it("sends --api-key to the agent URL's origin only: gRPC on another port fails without it, passes once --trust-origin names it", async () => {
+    const keyed = await startAgent('sekret');
+    try {
+      const served = (await (await fetch(keyed.urls.card)).json()) as { supportedInterfaces: { protocolBinding: string }[] };
+      const grpc = String(served.supportedInterfaces.findIndex((i) => i.protocolBinding === 'GRPC'));
+      const bare = await check(keyed.baseUrl, '--api-key', 'sekret', '--interface', grpc, '--json');
+      const report = JSON.parse(bare.out) as { probes: { binding: string; status: string; detail: string }[] };
+      const probe = report.probes.find((p) => p.binding === 'GRPC')!;
+      expect(probe).toMatchObject({ status: 'unauthenticated', detail: expect.stringContaining('credentials not sent') });
+      expect(bare.code).toBe(1);
+      const trusted = await check(keyed.baseUrl, '--api-key', 'sekret', '--interface', grpc, '--trust-origin', keyed.urls.grpc);
+      expect(trusted.out).toContain('All checks passed.');
+      expect(trusted.code).toBe(0);
+    } finally {
+      await keyed.close();
+    }
+  }, 60_000);
+
   it('exits 3 when there is no card, and 2 on a usage error', async () => {
     const { close } = await startPeerAgent();
     await close();

@@ -33,10 +33,10 @@ afterAll(async () => {
 });
 
 describe('OAuth client credentials', () => {
-  it('fetches a token once, calls every interface with it, and says so when the token endpoint refuses', async () => {
+  it('fetches a token once, calls every interface with it (gRPC, on another port, once its origin is trusted), and says so when the token endpoint refuses', async () => {
     const api = new InspectorApi();
     const clientCredentials = { tokenUrl, clientId: 'inspector', clientSecret: 's3cret', scope: 'a2a' };
-    const report = await api.inspect({ url: agent.baseUrl, credentials: { clientCredentials } });
+    const report = await api.inspect({ url: agent.baseUrl, credentials: { clientCredentials, trustedOrigins: [agent.urls.grpc] } });
     expect(report.probes.map((p) => p.status)).toEqual(['answered', 'answered', 'answered', 'answered']);
     const reply = await api.call({ url: agent.baseUrl, credentials: { clientCredentials }, method: 'SendMessage', params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'echo with a token' }] } } });
     expect(reply).toMatchObject({ result: { task: { status: { state: 'TASK_STATE_COMPLETED' } } } });

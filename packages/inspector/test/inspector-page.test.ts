@@ -71,6 +71,17 @@ describe('the inspector page in headless Chromium', () => {
     await screenshot(page.locator('#card-panel'), 'card-problems');
   });
 
+  test('lists the redirects of the card request: the one to another origin is shown, not followed', async () => {
+    const target = await brokenCardServer();
+    const hop = createServer((_req, res) => void res.writeHead(302, { location: `${target}/.well-known/agent-card.json` }).end());
+    await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
+    cleanup(() => new Promise((resolve) => hop.close(() => resolve())));
+    const { page } = await open(`http://127.0.0.1:${(hop.address() as AddressInfo).port}`);
+    const hops = await page.$$eval('#redirects li', (items) => items.map((i) => [i.getAttribute('data-followed'), i.textContent]));
+    expect(hops).toEqual([['false', expect.stringMatching(new RegExp(`^HTTP 302 .* -> ${target}/\\.well-known/agent-card\\.json: not followed$`))]]);
+    expect(await page.textContent('#card-problems')).toContain('goes to another origin');
+  });
+
   test('streams a task over gRPC (through the Node side), cancels it, and shows every event in order in the timeline', async () => {
     const agent = await startAgent();
     cleanup(() => agent.close());
@@ -201,6 +212,15 @@ describe('the inspector page in headless Chromium', () => {
     expect(await page.$$eval('#card-problems tbody tr[data-severity="error"]', (rows) => rows.length)).toBe(0);
     await page.click('#inspect');
     await page.waitForSelector('#probes tbody tr[data-status="answered"]');
+    // The key goes to the agent's origin only: gRPC, on another port, is called without it, and says so.
+    const grpc = await page.$$eval('#probes tbody tr', (rows) => rows.findIndex((r) => r.getAttribute('data-binding') === 'GRPC'));
+    const keyed = await statuses();
+    expect(keyed.map((s) => s[0])).toEqual(keyed.map((_, i) => (i === grpc ? 'unauthenticated' : 'answered')));
+    expect(keyed[grpc]![1]).toContain(`credentials not sent: ${agent.urls.grpc} is not on the agent's origin`);
+    // Trusting its origin sends the key there too.
+    await page.fill('#trusted-origins', agent.urls.grpc);
+    await page.click('#inspect');
+    await page.waitForFunction(() => document.querySelectorAll('#probes tbody tr[data-status="answered"]').length === 4);
     expect((await statuses()).map((s) => s[0])).toEqual(['answered', 'answered', 'answered', 'answered']);
     await say(page, 'echo unlocked');
     await waitForState(page, 'TASK_STATE_COMPLETED');
@@ -208,6 +228,25 @@ describe('the inspector page in headless Chromium', () => {
     // Kept in the page's memory only: no storage, no cookie, not in the URL.
     expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
     expect(page.url()).not.toContain('sekret');
+  });
+
+  test('carries the token of the printed URL on every call; without it the page says to open that URL and the API answers nothing', async () => {
+    const agent = await startAgent();
+    cleanup(() => agent.close());
+    const { page, inspector } = await open(agent.baseUrl);
+    expect(new URL(inspector.url).searchParams.get('token')).toMatch(/^[\w-]{43}$/);
+    expect(await page.$$eval('#probes tbody tr', (rows) => rows.length)).toBe(4);
+    // The same page without the token: told what to do, and refused when it tries.
+    const bare = new URL(inspector.url);
+    bare.searchParams.delete('token');
+    await page.goto(bare.href);
+    await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+    expect(await page.textContent('#notice')).toContain('Open the URL that taskwire inspect printed');
+    await page.fill('#agent-url', agent.baseUrl);
+    await page.click('#inspect');
+    await page.waitForSelector('body[data-inspected="true"]', { state: 'attached' });
+    expect(await page.textContent('#notice')).toContain('its token is missing or wrong');
+    expect(await page.$$eval('#probes tbody tr', (rows) => rows.length)).toBe(0);
   });
 
   test('an @a2a-js/sdk agent: a streamed task canceled with its timeline (no event ids), and the checks name its gap', async () => {
