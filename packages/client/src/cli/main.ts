@@ -1,6 +1,7 @@
 import { A2AError } from '@taskwire/core';
 import type { TransportRegistry } from '../agent-card.js';
 import { AgentCardError, fetchAgentCard } from '../agent-card.js';
+import { CredentialOriginError } from '../auth/origins.js';
 import type { A2AClient } from '../client.js';
 import type { CreateClientOptions } from '../create-client.js';
 import { createClient } from '../create-client.js';
@@ -17,7 +18,7 @@ import { tokenProviderOf } from './credentials.js';
 import { loadState, saveState, statePath } from './state-file.js';
 import { describeConnection, preferredBindings } from './targets.js';
 
-/** Exit codes of the `taskwire` CLI. */
+/** Exit codes of the `taskwire` CLI (3 also when credentials would go to an origin not trusted). */
 export const EXIT = { ok: 0, agentFailure: 1, usage: 2, unreachable: 3 } as const;
 
 /** Where the CLI reads and writes, so tests can run it in-process. */
@@ -55,6 +56,7 @@ function clientOptions(args: CliArgs, env: CliIo['env'], transports: TransportRe
     ...(auth && { auth }),
     ...(Object.keys(headers).length > 0 && { headers }),
     ...(preferred.length > 0 && { preferred }),
+    ...(args.trustedOrigins.length > 0 && { trustedOrigins: args.trustedOrigins }),
   };
 }
 
@@ -65,7 +67,7 @@ function report(error: unknown, io: CliIo): number {
     io.stderr.write(`taskwire: ${message}\nRun taskwire --help for usage.\n`);
     return EXIT.usage;
   }
-  if (error instanceof AgentCardError || isTransient(error)) {
+  if (error instanceof AgentCardError || error instanceof CredentialOriginError || isTransient(error)) {
     io.stderr.write(`taskwire: ${message}\n`);
     return EXIT.unreachable;
   }
@@ -106,7 +108,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return client;
       },
       save: (next) => saveState(path, next),
-      card: (url) => fetchAgentCard(url, { headers: options.headers }),
+      card: (url) => fetchAgentCard(url, { headers: options.headers, trustedOrigins: options.trustedOrigins }),
     };
     switch (args.command) {
       case 'send':
