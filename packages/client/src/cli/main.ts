@@ -15,6 +15,7 @@ import type { InspectorModule } from './inspect.js';
 import { INSPECTOR_MISSING, loadInspector } from './inspect.js';
 import type { CommandContext } from './commands.js';
 import { tokenProviderOf } from './credentials.js';
+import { escapeJsonControls, REWRITE_LINE, stripControls } from './terminal.js';
 import { loadState, saveState, statePath } from './state-file.js';
 import { describeConnection, preferredBindings } from './targets.js';
 
@@ -84,14 +85,17 @@ function report(error: unknown, io: CliIo): number {
  * resolves with its exit code: 0 success, 1 the agent failed, 2 usage
  * error, 3 the agent could not be reached. Never throws.
  */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], given: CliIo): Promise<number> {
+  // Errors and --verbose lines quote what agents send (cards, error messages): never raw to the terminal.
+  const io: CliIo = { ...given, stderr: { write: (text: string) => given.stderr.write(stripControls(text)) } };
   try {
-    if (argv[0] === 'inspect') return await inspect(argv.slice(1), io);
+    if (argv[0] === 'inspect') return await inspect(argv.slice(1), given);
     const args = parseCliArgs(argv);
     if (args.help || args.command === undefined || args.command === 'help') {
       (args.command === undefined && !args.help ? io.stderr : io.stdout).write(`${USAGE}\n`);
       return args.command === undefined && !args.help ? EXIT.usage : EXIT.ok;
     }
+    const out = (text: string) => void io.stdout.write(args.json ? escapeJsonControls(text) : stripControls(text));
     const path = statePath(args.state, io.env, io.home);
     const state = await loadState(path);
     const transports = await nodeTransports();
@@ -101,7 +105,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       state,
       interactive: io.stdout.isTTY === true && !args.json,
       signal: io.signal,
-      print: (text) => void io.stdout.write(text),
+      print: out,
+      rewrite: (line) => void io.stdout.write(`${REWRITE_LINE}${stripControls(line)}`),
       connect: async (url) => {
         const client = await (io.connect ?? createClient)(url, options);
         if (args.verbose) io.stderr.write(describeConnection(client));
