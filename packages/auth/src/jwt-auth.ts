@@ -57,7 +57,7 @@ export interface JwtAuthOptions {
   readonly clockTolerance?: number;
   /** Required JOSE `typ` header, e.g. `at+jwt` for RFC 9068 access tokens (default: any). */
   readonly typ?: string;
-  /** Makes the principal from the verified claims (default {@link defaultPrincipal}); `undefined` refuses the token. */
+  /** Makes the principal from the verified claims (default {@link defaultPrincipal}); `undefined` refuses the token. `expiresAt` (the token's `exp` in ms) is added unless it sets one. */
   readonly principal?: (claims: JWTPayload) => Principal | undefined;
   /** Longest token accepted, in bytes (default 8192); longer ones are refused before they are parsed. */
   readonly maxTokenBytes?: number;
