@@ -29,6 +29,30 @@ export async function fetchOpenIdConfiguration(issuer: string, timeoutMs: number
 }
 
 /**
+ * Why a discovered `jwks_uri` must not be used for `issuer`, or
+ * `undefined` when it may: it must be an absolute `http(s)` URL, `https`
+ * when the issuer is, and on the issuer's host name or one of
+ * `allowedHosts` (host names, compared case-insensitively).
+ */
+export function jwksUriProblem(issuer: string, jwksUri: string, allowedHosts: readonly string[] = []): string | undefined {
+  let keys: URL;
+  let from: URL;
+  try {
+    keys = new URL(jwksUri);
+    from = new URL(issuer);
+  } catch {
+    return `The jwks_uri ${JSON.stringify(jwksUri)} of ${issuer} is not an absolute URL`;
+  }
+  if (keys.protocol !== 'https:' && keys.protocol !== 'http:') return `The jwks_uri ${jwksUri} of ${issuer} is not an http(s) URL`;
+  if (from.protocol === 'https:' && keys.protocol !== 'https:') return `The jwks_uri ${jwksUri} of the https issuer ${issuer} is not https; keys fetched in plain text could be swapped`;
+  const allowed = [from.hostname, ...allowedHosts.map((h) => h.toLowerCase())];
+  if (!allowed.includes(keys.hostname)) {
+    return `The jwks_uri ${jwksUri} is not on the host of the issuer ${issuer}; list ${keys.hostname} in jwksHosts if that provider keeps its keys there`;
+  }
+  return undefined;
+}
+
+/**
  * A value fetched once and kept, where a failed fetch is retried no sooner
  * than `retryAfterMs` later (failures in between reject at once with the
  * last error): no request storm against a provider that is down.

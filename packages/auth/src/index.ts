@@ -11,5 +11,5 @@ export * from './token-errors.js';
 export * from './scope-policy.js';
 export * from './card-security.js';
 export * from './mtls-auth.js';
-export { discoveryUrl, fetchOpenIdConfiguration } from './discovery.js';
+export { discoveryUrl, fetchOpenIdConfiguration, jwksUriProblem } from './discovery.js';
 export type { OpenIdConfiguration } from './discovery.js';

@@ -2,7 +2,7 @@ import type { AuthPolicy, Logger, Principal } from '@taskwire/core';
 import { A2AError, bearerAuth } from '@taskwire/core';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
-import { cachedOnce, fetchOpenIdConfiguration } from './discovery.js';
+import { cachedOnce, fetchOpenIdConfiguration, jwksUriProblem } from './discovery.js';
 import { codeOfJoseError, tokenError } from './token-errors.js';
 
 /**
@@ -12,11 +12,17 @@ import { codeOfJoseError, tokenError } from './token-errors.js';
  */
 export const ASYMMETRIC_ALGORITHMS: readonly string[] = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 
-/** The principal `jwtAuth` makes by default: `sub` as `id`, the granted scopes, and every claim. */
+/** The principal `jwtAuth` makes by default: `sub` as `id`, the granted scopes, every claim, and when it ends. */
 export interface JwtPrincipal extends Principal {
   /** Scopes from the `scope` claim (space-separated) or an `scp` array. */
   readonly scopes: readonly string[];
   readonly claims: JWTPayload;
+  /**
+   * When the token expires (its `exp`, in ms since the epoch): a
+   * connection authenticated once (WebSocket) ends then. `jwtAuth` sets it
+   * on every principal it makes, the default one or yours.
+   */
+  readonly expiresAt?: number;
 }
 
 /** Options of {@link jwtAuth}. */
@@ -29,11 +35,29 @@ export interface JwtAuthOptions {
   readonly jwksUri?: string;
   /** Accepted JWS algorithms (default {@link ASYMMETRIC_ALGORITHMS}); `none` is refused whatever this says. */
   readonly algorithms?: readonly string[];
+  /**
+   * UNSAFE: accept signed tokens that carry no `exp` (default false: such a
+   * token is refused as `missing_expiry`). A token without `exp` never
+   * expires: anyone who ever obtained it can use it until the issuer's key
+   * is withdrawn. Only for issuers that cannot set `exp`; tokens without it
+   * are never kept by {@link verifiedCacheMs}, and a WebSocket connection
+   * made with one keeps its principal until it closes.
+   */
+  readonly allowTokensWithoutExp?: boolean;
+  /**
+   * Hosts (names, as in a URL's `hostname`) besides the issuer's own where
+   * the discovered `jwks_uri` may be (default none). A `jwks_uri` on
+   * another host is refused, so a tampered or misconfigured discovery
+   * document cannot point verification at keys someone else holds; an
+   * `https` issuer's `jwks_uri` must be `https` whatever this says. Not
+   * consulted when `jwksUri` is given.
+   */
+  readonly jwksHosts?: readonly string[];
   /** Seconds of clock skew allowed on `exp`, `nbf` and `iat` (default 30). */
   readonly clockTolerance?: number;
   /** Required JOSE `typ` header, e.g. `at+jwt` for RFC 9068 access tokens (default: any). */
   readonly typ?: string;
-  /** Makes the principal from the verified claims (default {@link defaultPrincipal}); `undefined` refuses the token. */
+  /** Makes the principal from the verified claims (default {@link defaultPrincipal}); `undefined` refuses the token. `expiresAt` (the token's `exp` in ms) is added unless it sets one. */
   readonly principal?: (claims: JWTPayload) => Principal | undefined;
   /** Longest token accepted, in bytes (default 8192); longer ones are refused before they are parsed. */
   readonly maxTokenBytes?: number;
@@ -59,7 +83,8 @@ export interface JwtAuthOptions {
    * Remember verified tokens this long (ms, default 0: off), so a client
    * that sends the same token with every call is verified once: a lookup
    * instead of a signature check. A token is never remembered past its
-   * `exp`, and at most `verifiedCacheSize` (default 1000) are kept. The
+   * `exp`, a token without `exp` (see {@link allowTokensWithoutExp}) is
+   * never remembered, and at most `verifiedCacheSize` (default 1000) are kept. The
    * price: a token stays accepted for up to this long after its key was
    * withdrawn from the JWKS.
    */
@@ -85,10 +110,10 @@ export function scopesOf(claims: JWTPayload): string[] {
   return Array.isArray(scp) ? scp.filter((s): s is string => typeof s === 'string') : [];
 }
 
-/** The default principal: `sub` as `id` (no `sub`: refused), the token's scopes, and its claims. */
+/** The default principal: `sub` as `id` (no `sub`: refused), the token's scopes, its claims, and `exp` as `expiresAt`. */
 export function defaultPrincipal(claims: JWTPayload): JwtPrincipal | undefined {
   if (typeof claims.sub !== 'string' || claims.sub === '') return undefined;
-  return { id: claims.sub, scopes: scopesOf(claims), claims };
+  return { id: claims.sub, scopes: scopesOf(claims), claims, ...(typeof claims.exp === 'number' && { expiresAt: claims.exp * 1000 }) };
 }
 
 /**
@@ -97,6 +122,10 @@ export function defaultPrincipal(claims: JWTPayload): JwtPrincipal | undefined {
  * `jwksUri` is given, cached, fetched again for an unknown `kid` at most
  * once per `cooldownMs`), checks `exp`/`nbf`/`iat` (with `clockTolerance`),
  * `iss`, `aud` and the algorithm, and maps the claims to the principal.
+ * A token without `exp` is refused (`missing_expiry`) unless
+ * `allowTokensWithoutExp`; a discovered `jwks_uri` must be on the issuer's
+ * host (or one of `jwksHosts`) and `https` when the issuer is. The
+ * principal carries the token's expiry as `expiresAt` (ms).
  * Any failure is `Unauthenticated` with an RFC 6750 `invalid_token`
  * challenge whose description says what failed, never the token; no token
  * at all is an anonymous caller (refused unless `required: false`). The
@@ -129,6 +158,7 @@ export function jwtAuth(options: JwtAuthOptions): JwtAuth {
         audience: options.audience as string | string[],
         algorithms,
         clockTolerance: options.clockTolerance ?? 30,
+        ...(!options.allowTokensWithoutExp && { requiredClaims: ['exp'] }),
         ...(options.typ !== undefined && { typ: options.typ }),
       }));
     } catch (error) {
@@ -139,15 +169,17 @@ export function jwtAuth(options: JwtAuthOptions): JwtAuth {
       throw tokenError('keys_unavailable');
     }
     if (typeof claims.iat === 'number' && claims.iat > Date.now() / 1000 + (options.clockTolerance ?? 30)) throw tokenError('issued_in_future');
-    const principal = toPrincipal(claims);
-    if (!principal) throw tokenError('missing_subject');
-    return { principal, exp: claims.exp };
+    const made = toPrincipal(claims);
+    if (!made) throw tokenError('missing_subject');
+    const exp = typeof claims.exp === 'number' ? claims.exp : undefined;
+    const principal = exp !== undefined && made['expiresAt'] === undefined ? { ...made, expiresAt: exp * 1000 } : made;
+    return { principal, exp };
   };
   const authenticate = bearerAuth(check);
   return { authenticate, verify: check, challenge: `Bearer realm="${(options.realm ?? 'a2a').replace(/["\\]/g, '')}"` };
 }
 
-/** Verified tokens and their principals, kept until `ttlMs` passed or the token expired (off when `ttlMs` is 0). */
+/** Verified tokens and their principals, kept until `ttlMs` passed or the token expired (off when `ttlMs` is 0; tokens without `exp` are not kept). */
 function verifiedCache(ttlMs: number, size: number) {
   const entries = new Map<string, { principal: Principal; until: number }>();
   return {
@@ -159,9 +191,9 @@ function verifiedCache(ttlMs: number, size: number) {
       return undefined;
     },
     set(token: string, principal: Principal, exp: number | undefined): void {
-      if (ttlMs <= 0) return;
+      if (ttlMs <= 0 || exp === undefined) return;
       if (entries.size >= size) entries.delete(entries.keys().next().value!);
-      entries.set(token, { principal, until: Math.min(Date.now() + ttlMs, exp === undefined ? Infinity : exp * 1000) });
+      entries.set(token, { principal, until: Math.min(Date.now() + ttlMs, exp * 1000) });
     },
   };
 }
@@ -201,6 +233,8 @@ function keySet(options: JwtAuthOptions, timeoutMs: number, cooldownMs: number):
   return cachedOnce(async () => {
     const config = await fetchOpenIdConfiguration(options.issuer, timeoutMs);
     if (!config.jwks_uri) throw new A2AError('Internal', `The OpenID configuration of ${options.issuer} names no jwks_uri; pass jwksUri`);
+    const problem = jwksUriProblem(options.issuer, config.jwks_uri, options.jwksHosts ?? []);
+    if (problem) throw new Error(problem); // logged; callers see keys_unavailable
     return remote(config.jwks_uri);
   }, retryAfterMs);
 }

@@ -26,7 +26,7 @@ describe('scopePolicy', () => {
   it('needs tasks:read to read, tasks:write to send or cancel, tasks:push for push configs', () => {
     expect(check(call('GetTask', ['tasks:read']))).toBe('allowed');
     expect(check(call('SubscribeToTask', ['tasks:write']))).toBe('PermissionDenied tasks:read');
-    expect(check(call('SendMessage', ['tasks:read']))).toBe('PermissionDenied tasks:write');
+    expect(check(call('SendMessage', ['tasks:read'], { message: { metadata: { skillId: 'echo' } } }))).toBe('PermissionDenied tasks:write');
     expect(check(call('CancelTask', ['tasks:write']))).toBe('allowed');
     expect(check(call('CreateTaskPushNotificationConfig', ['tasks:read', 'tasks:write']))).toBe('PermissionDenied tasks:push');
     expect(check(call('GetExtendedAgentCard', []))).toBe('allowed');
@@ -43,10 +43,25 @@ describe('scopePolicy', () => {
     expect(check(call('SendMessage', ['tasks:write'], { message: { metadata: { skillId: 'echo' } } }))).toBe('allowed');
   });
 
+  it('GetExtendedAgentCard needs an authenticated caller, though it needs no scope', () => {
+    expect(check(call('GetExtendedAgentCard', undefined))).toBe('Unauthenticated');
+  });
+
+  it('a message naming no skill needs every guarded skill scope, or those of defaultSkill when it is set', () => {
+    const noSkill = { message: { metadata: {} } };
+    expect(check(call('SendMessage', ['tasks:write'], noSkill))).toBe('PermissionDenied billing:use');
+    expect(check(call('SendMessage', ['tasks:write'], { message: { metadata: { skillId: 42 } } }))).toBe('PermissionDenied billing:use');
+    expect(check(call('SendStreamingMessage', ['tasks:write', 'billing:use'], noSkill))).toBe('allowed');
+    const withDefault = scopePolicy({ skills: { billing: ['billing:use'], chat: ['chat:use'] }, defaultSkill: 'chat' });
+    expect(outcome(() => void withDefault(call('SendMessage', ['tasks:write'], noSkill)))).toBe('PermissionDenied chat:use');
+    expect(outcome(() => void withDefault(call('SendMessage', ['tasks:write', 'chat:use'], noSkill)))).toBe('allowed');
+    expect(outcome(() => void withDefault(call('SendMessage', ['tasks:write', 'chat:use'], { message: { metadata: { skillId: 'billing' } } })))).toBe('PermissionDenied billing:use');
+  });
+
   it('the refusal carries the insufficient_scope challenge', () => {
     let error: unknown;
     try {
-      void policy(call('SendMessage', []));
+      void scopePolicy()(call('SendMessage', []));
     } catch (e) {
       error = e;
     }

@@ -8,7 +8,8 @@ export const SCOPES = { read: 'tasks:read', write: 'tasks:write', push: 'tasks:p
  * The scopes each method needs by default: `tasks:read` to read tasks
  * (GetTask, ListTasks, SubscribeToTask), `tasks:write` to start, continue
  * or cancel them, `tasks:push` for the four push-config methods; the
- * extended card needs an authenticated caller and no scope.
+ * extended card needs an authenticated caller and no scope (an anonymous
+ * caller is refused even where the auth policy allows anonymous calls).
  */
 export const DEFAULT_METHOD_SCOPES: Readonly<Record<MethodName, readonly string[]>> = {
   SendMessage: [SCOPES.write],
@@ -30,6 +31,17 @@ export interface ScopePolicyOptions {
   readonly methods?: Partial<Record<MethodName, readonly string[]>>;
   /** Scopes a message routed to a skill needs, by skill id, on top of its method's. */
   readonly skills?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The skill the agent runs for a message that names none (no
+   * `metadata.skillId`): such a message needs that skill's scopes from
+   * `skills`. Without it the policy cannot tell where the agent routes the
+   * message, so a message naming no skill needs the scopes of every skill
+   * in `skills` (fail closed). Set it to the id of the card's first skill
+   * if that is what your agent falls back to. A message naming a skill
+   * that `skills` does not list needs its method's scopes only: an agent
+   * must not route an unknown skill id to a skill that `skills` guards.
+   */
+  readonly defaultSkill?: string;
   /**
    * The skill a SendMessage / SendStreamingMessage asks for; default the
    * message's `metadata.skillId` when it is a string (see {@link skillIdOf}).
@@ -54,7 +66,10 @@ const principalScopes = (principal: Principal): readonly string[] => {
 /**
  * Authorization by scopes: a call runs only when the caller holds every
  * scope its method needs (and, for a message to a skill listed in
- * `skills`, every scope of that skill). A caller without the scopes gets
+ * `skills`, every scope of that skill; for a message naming no skill, the
+ * scopes of `defaultSkill`, or of every listed skill without one).
+ * GetExtendedAgentCard needs an authenticated caller (the service
+ * enforces that too). A caller without the scopes gets
  * `PermissionDenied` (HTTP 403 with an RFC 6750 `insufficient_scope`
  * challenge naming them, gRPC PERMISSION_DENIED, JSON-RPC -32031); an
  * anonymous caller of a method that needs scopes gets `Unauthenticated`.
@@ -65,14 +80,20 @@ export function scopePolicy(options: ScopePolicyOptions = {}): Authorize {
   const skillOf = options.skillOf ?? skillIdOf;
   const held = options.scopesOf ?? principalScopes;
   return ({ method, params, context }) => {
-    const skill = (method === 'SendMessage' || method === 'SendStreamingMessage') && options.skills ? skillOf(params) : undefined;
-    const skillScopes = skill !== undefined ? (options.skills?.[skill] ?? []) : [];
-    const needed = [...(methods[method] ?? []), ...skillScopes];
-    if (needed.length === 0) return;
+    const skill = (method === 'SendMessage' || method === 'SendStreamingMessage') && options.skills ? skillNeeds(options.skills, skillOf(params), options.defaultSkill) : undefined;
+    const needed = [...(methods[method] ?? []), ...(skill?.scopes ?? [])];
+    if (needed.length === 0 && method !== 'GetExtendedAgentCard') return;
     const principal = context.principal;
     if (!principal) throw new A2AError('Unauthenticated', `${method} needs an authenticated caller; send credentials`);
     const granted = new Set(held(principal));
     const missing = needed.filter((scope) => !granted.has(scope));
-    if (missing.length > 0) throw permissionDenied(missing, skill !== undefined && skillScopes.some((s) => missing.includes(s)) ? `Skill ${skill}` : method);
+    if (missing.length > 0) throw permissionDenied(missing, skill && skill.scopes.some((s) => missing.includes(s)) ? skill.what : method);
   };
+}
+
+/** The scopes a message needs for its skill, and how a refusal names it: the named skill, the default one, or every guarded skill. */
+function skillNeeds(skills: Readonly<Record<string, readonly string[]>>, named: string | undefined, defaultSkill: string | undefined): { scopes: readonly string[]; what: string } {
+  if (named !== undefined) return { scopes: skills[named] ?? [], what: `Skill ${named}` };
+  if (defaultSkill !== undefined) return { scopes: skills[defaultSkill] ?? [], what: `Skill ${defaultSkill} (the default skill: the message names no metadata.skillId)` };
+  return { scopes: [...new Set(Object.values(skills).flat())], what: 'A message that names no skill (metadata.skillId)' };
 }

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { JWK } from 'jose';
-import { exportJWK, generateKeyPair } from 'jose';
+import type { JWK, JWTPayload } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import Provider, { errors } from 'oidc-provider';
 
 /** A client the test provider knows: it gets client-credentials tokens with (at most) `scopes`. */
@@ -118,6 +118,57 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
       build();
       return key.kid!;
     },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Options of {@link startTestIssuer}. */
+export interface TestIssuerOptions {
+  /** The `jwks_uri` its discovery document names, from its own base URL (default `<issuer>/jwks`). */
+  readonly jwksUri?: (issuer: string) => string;
+}
+
+/**
+ * A bare token issuer on 127.0.0.1 for tests that need tokens no real
+ * provider would issue (no `exp`, a short `exp`): it serves an OpenID
+ * configuration and a JWKS, and signs whatever claims it is given.
+ */
+export interface TestIssuer {
+  readonly issuer: string;
+  /** The JWKS it serves (its path is `/jwks` on any host name that reaches it). */
+  readonly jwksUrl: string;
+  /** How many times the JWKS was fetched. */
+  readonly jwksFetches: number;
+  /** An ES256 `at+jwt` with `iss` = the issuer, `iat` = now, and `claims` (add `exp` yourself, or leave it out). */
+  sign(claims: JWTPayload): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts a {@link TestIssuer} on an ephemeral port of 127.0.0.1 (jose keys, node:http). */
+export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<TestIssuer> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: crypto.randomUUID(), alg: 'ES256', use: 'sig' };
+  let jwksFetches = 0;
+  let issuer = '';
+  const server = createServer((req, res) => {
+    const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.url === '/.well-known/openid-configuration') return json({ issuer, jwks_uri: options.jwksUri?.(issuer) ?? `${issuer}/jwks` });
+    if (req.url === '/jwks') return (jwksFetches++, json({ keys: [jwk] }));
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    issuer,
+    jwksUrl: `${issuer}/jwks`,
+    get jwksFetches() {
+      return jwksFetches;
+    },
+    sign: (claims) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: jwk.kid, typ: 'at+jwt' }).setIssuer(issuer).setIssuedAt().sign(privateKey),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -8,6 +8,7 @@ import { A2AError } from '@taskwire/core';
 export type TokenErrorCode =
   | 'missing_subject'
   | 'expired'
+  | 'missing_expiry'
   | 'not_yet_valid'
   | 'issued_in_future'
   | 'wrong_issuer'
@@ -24,6 +25,7 @@ export type TokenErrorCode =
 const DESCRIPTIONS: Record<TokenErrorCode, string> = {
   missing_subject: 'The token names no subject (sub) to act as',
   expired: 'The token has expired; get a new one',
+  missing_expiry: 'The token has no expiry (exp); this agent accepts only tokens that expire',
   not_yet_valid: 'The token is not valid yet (nbf is in the future)',
   issued_in_future: 'The token was issued in the future (iat); check the issuer clock',
   wrong_issuer: 'The token was issued by an issuer this agent does not trust',
@@ -69,7 +71,10 @@ const JOSE_CODES: Record<string, TokenErrorCode> = {
  */
 export function codeOfJoseError(error: unknown): TokenErrorCode | undefined {
   if (!(error instanceof Error)) return undefined;
-  const { code, claim } = error as { code?: string; claim?: string };
-  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') return (claim && CLAIM_CODES[claim]) || 'invalid_claims';
+  const { code, claim, reason } = error as { code?: string; claim?: string; reason?: string };
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
+    if (claim === 'exp' && reason === 'missing') return 'missing_expiry';
+    return (claim && CLAIM_CODES[claim]) || 'invalid_claims';
+  }
   return code ? JOSE_CODES[code] : undefined;
 }

@@ -8,7 +8,8 @@ import type { WebSocket } from 'ws';
 import { WebSocketServer } from 'ws';
 import type { ConnectionLimits, ConnectionSlots } from './connection.js';
 import { DEFAULT_LIMITS, guardConnection } from './connection.js';
-import { closeCodeOf, closeReasonOf, createContextFactory } from './context.js';
+import { closeCodeOf, closeReasonOf } from './close-codes.js';
+import { createContextFactory } from './context.js';
 import { isUnexpected } from './errors.js';
 import { createA2ARouter } from './router.js';
 

@@ -6,6 +6,8 @@ import { TRPCError } from '@trpc/server';
 import type { CreateWSSContextFnOptions } from '@trpc/server/adapters/ws';
 import type { WebSocket } from 'ws';
 import type { ConnectionSlots } from './connection.js';
+import { closeCodeOf, closeReasonOf } from './close-codes.js';
+import { assertNotExpired, closeAtExpiry, expiryOf } from './credential-expiry.js';
 import { trpcCodeOf } from './errors.js';
 
 /**
@@ -17,6 +19,12 @@ import { trpcCodeOf } from './errors.js';
 export interface A2ARouterContext {
   readonly call: CallContext;
   readonly slots?: ConnectionSlots | undefined;
+  /**
+   * When the connection's credential ends (ms since the epoch; the
+   * principal's `expiresAt`): calls from then on are `Unauthenticated`,
+   * and the connection is closed with 4401 then.
+   */
+  readonly expiresAt?: number | undefined;
 }
 
 /** Lower-case header-like entries: the upgrade request's headers, overridden by connection params. */
@@ -45,22 +53,6 @@ export function bindingVersion(requested: string | undefined): '1.0' {
   );
 }
 
-/**
- * The WebSocket close code of a connection refused with `error`: 4000 plus
- * the error's HTTP status (4401 for Unauthenticated, 4400 for
- * VersionNotSupported, 4500 when the auth hook failed).
- */
-export function closeCodeOf(error: A2AError): number {
-  return 4000 + error.httpStatus;
-}
-
-/** A close reason `REASON: message`, cut to the 123 bytes a close frame allows. */
-export function closeReasonOf(error: A2AError): string {
-  let reason = `${error.reason}: ${error.message}`;
-  while (Buffer.byteLength(reason) > 123) reason = reason.slice(0, -1);
-  return reason;
-}
-
 /** How connection contexts are made. */
 export interface ContextOptions {
   readonly auth?: AuthPolicy | undefined;
@@ -74,7 +66,9 @@ export interface ContextOptions {
  * tRPC connection params) with core's auth hooks, and reads `a2a-version`
  * and `a2a-extensions`. A refused connection gets the error as a tRPC error
  * and is closed with {@link closeCodeOf} and the reason, so that no call runs
- * on it.
+ * on it. A principal with an `expiresAt` (a JWT's `exp`) holds until then:
+ * an already expired one is refused, and the connection is closed (4401)
+ * when it expires.
  */
 export function createContextFactory(options: ContextOptions) {
   return async ({ req, res, info }: CreateWSSContextFnOptions): Promise<A2ARouterContext> => {
@@ -83,13 +77,16 @@ export function createContextFactory(options: ContextOptions) {
       const socket = req.socket as Partial<TLSSocket>;
       const certificate = socket.getPeerCertificate ? clientCertificateOf(socket.getPeerCertificate(), socket.authorized === true) : undefined;
       const principal = await authenticateRequest(options.auth, { headers, certificate });
+      const expiresAt = expiryOf(principal);
+      assertNotExpired(expiresAt);
       const version = bindingVersion(headers['a2a-version']);
       const extensions = headers['a2a-extensions']
         ?.split(',')
         .map((e) => e.trim())
         .filter(Boolean);
       const slots = options.slotsOf(res);
-      return { call: { principal, version, extensions, signal: slots?.signal }, slots };
+      if (expiresAt !== undefined) closeAtExpiry(res, expiresAt);
+      return { call: { principal, version, extensions, signal: slots?.signal }, slots, expiresAt };
     } catch (cause) {
       const error = A2AError.is(cause) ? cause : new A2AError('Internal', 'The server could not authenticate this connection (see its log)');
       res.close(closeCodeOf(error), closeReasonOf(error));

@@ -3,6 +3,7 @@ import { METHOD_NAMES, METHODS } from '@taskwire/core';
 import type { TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure, TRPCSubscriptionProcedure } from '@trpc/server';
 import { initTRPC } from '@trpc/server';
 import { splitTrace, startWsCall } from './call-telemetry.js';
+import { assertNotExpired } from './credential-expiry.js';
 import type { A2ARouterContext } from './context.js';
 import type { A2AErrorShape } from './errors.js';
 import { formatA2AError } from './errors.js';
@@ -63,6 +64,7 @@ function inputOf(opts: object): Promise<unknown> {
 
 function unaryProcedure(service: TaskService, method: UnaryMethodName) {
   const resolve = async (opts: { ctx: A2ARouterContext }) => {
+    assertNotExpired(opts.ctx.expiresAt);
     const { params, carrier } = splitTrace(await inputOf(opts));
     const context = opts.ctx.call;
     const observed = startWsCall(service, method, params, carrier, context);
@@ -80,9 +82,10 @@ function unaryProcedure(service: TaskService, method: UnaryMethodName) {
 }
 
 function streamProcedure<M extends StreamMethodName>(service: TaskService, method: M) {
-  return t.procedure.subscription(async (opts) =>
-    openStream(service, method, (await inputOf(opts)) as StreamInput<M> | undefined, opts.ctx, opts.signal),
-  );
+  return t.procedure.subscription(async (opts) => {
+    assertNotExpired(opts.ctx.expiresAt);
+    return openStream(service, method, (await inputOf(opts)) as StreamInput<M> | undefined, opts.ctx, opts.signal);
+  });
 }
 
 /**

@@ -26,7 +26,13 @@ export interface WsTransportOptions {
   /**
    * Bearer tokens for the connection: asked for on every connect (so a
    * reconnect carries a fresh one) and sent as the `authorization`
-   * connection param, next to `connectionParams`.
+   * connection param, next to `connectionParams`. When the server refuses
+   * the connection's credential or closes the connection because it
+   * expired (4401), the next call opens a new connection with a fresh
+   * token (`token({ fresh: true })`), and a call refused as
+   * `Unauthenticated` is made once more that way (a stream only when it
+   * was refused before its first event), as the HTTP transports retry
+   * after a 401.
    */
   readonly token?: TokenProvider;
   /** The WebSocket class; default the platform's, else `ws` (an optional peer dependency). */
@@ -101,11 +107,18 @@ function either(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSi
 /** How long a failed call waits for a closing connection to say why it closed (a refusal), at most. */
 const CLOSE_GRACE_MS = 2_000;
 
-/** The connection params of a connect: the given ones, plus `authorization` from the token provider. */
-function connectionParamsOf(options: WsTransportOptions): ConnectionParams {
+/** The connection params of a connect: the given ones, plus `authorization` from the token provider (a fresh token when `fresh()` says so). */
+function connectionParamsOf(options: WsTransportOptions, fresh: () => boolean): ConnectionParams {
   const { connectionParams: given, token } = options;
   if (!token) return given!;
-  return async () => ({ ...(typeof given === 'function' ? await given() : given), authorization: `Bearer ${await token.token()}` });
+  return async () => ({ ...(typeof given === 'function' ? await given() : given), authorization: `Bearer ${await token.token({ fresh: fresh() })}` });
+}
+
+/** One connection: its tRPC client, and why the server refused it (with a token provider: the credential, renewed on the next connect). */
+interface Connection {
+  readonly trpc: ReturnType<typeof createTRPCUntypedClient>;
+  close(): Promise<void>;
+  readonly refused: () => A2AError | undefined;
 }
 
 /**
@@ -136,7 +149,9 @@ async function socketClass(options: WsTransportOptions, opened: (socket: WebSock
  * SubscribeToTask of its task, its message is not sent again); unary calls
  * in flight fail with an A2AError saying so. A connection the server
  * refuses (bad credentials, unsupported version) fails every call with the
- * server's A2AError (e.g. Unauthenticated) and is not retried.
+ * server's A2AError (e.g. Unauthenticated) and is not retried, unless
+ * the credential comes from `token`: then the next connection asks it for
+ * a fresh token (see {@link WsTransportOptions.token}).
  */
 export function wsTransport(options: WsTransportOptions): WsTransport {
   let refusedWith: A2AError | undefined;
@@ -154,25 +169,52 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
       if (socket === opened) isOpen = false;
     });
   };
-  let connection: Promise<{ trpc: ReturnType<typeof createTRPCUntypedClient>; close(): Promise<void> }> | undefined;
+  let connection: Promise<Connection> | undefined;
+  /** Connections left open after a call on them was refused as Unauthenticated (closed with the transport, or by the server). */
+  const retired = new Set<Promise<Connection>>();
+  /** True when the next connect must ask the token provider for a fresh token. */
+  let freshToken = false;
+  const takeFresh = (): boolean => {
+    const fresh = freshToken;
+    freshToken = false;
+    return fresh;
+  };
+  /** With a token provider, an `Unauthenticated` refusal is the credential's: the next connection carries a fresh token. */
+  const renewable = (error: unknown): boolean => options.token !== undefined && A2AError.is(error) && error.kind === 'Unauthenticated';
+  /** Leaves `pending` behind (kept in `retired` while it may be open): the next call opens a new connection with a fresh token. */
+  const retire = (pending: Promise<Connection>, open: boolean): void => {
+    if (open) retired.add(pending);
+    else retired.delete(pending);
+    if (connection !== pending) return; // already retired
+    freshToken = true;
+    connection = undefined;
+  };
 
-  const connect = () =>
-    (connection ??= socketClass(options, watch).then((WebSocket) => {
+  const connect = (): Promise<Connection> => {
+    if (connection) return connection;
+    let refused: A2AError | undefined;
+    const pending: Promise<Connection> = socketClass(options, watch).then((WebSocket) => {
       const keepAlive = options.keepAlive === false ? { enabled: false } : { enabled: true, intervalMs: 30_000, pongTimeoutMs: 10_000, ...options.keepAlive };
       const client = createWSClient({
         url: options.url,
         WebSocket,
         keepAlive,
-        ...((options.connectionParams || options.token) && { connectionParams: connectionParamsOf(options) }),
+        ...((options.connectionParams || options.token) && { connectionParams: connectionParamsOf(options, takeFresh) }),
         ...(options.retryDelayMs && { retryDelayMs: options.retryDelayMs }),
         onClose(event) {
           // Runs before the failed calls settle, so each of them reports the refusal.
-          refusedWith ??= refusal(event as { code?: number; reason?: string } | undefined);
-          if (refusedWith) void client.close();
+          refused ??= refusal(event as { code?: number; reason?: string } | undefined);
+          if (!refused) return;
+          void client.close();
+          if (renewable(refused)) retire(pending, false);
+          else refusedWith ??= refused;
         },
       });
-      return { trpc: createTRPCUntypedClient({ links: [wsLink({ client })] }), close: () => client.close() };
-    }));
+      return { trpc: createTRPCUntypedClient({ links: [wsLink({ client })] }), close: () => client.close(), refused: () => refused };
+    });
+    connection = pending;
+    return pending;
+  };
 
   /** The signal of one call (its own signal and timeout), if it has one. */
   function signalOf(call: CallOptions | undefined): AbortSignal | undefined {
@@ -211,26 +253,35 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
           socket!.addEventListener('close', () => (clearTimeout(timer), resolve()), { once: true });
         });
 
-  /** The A2AError of a failed call; a call that failed because the connection is closing reports why it closed. */
-  async function failure(error: unknown, signal: AbortSignal | undefined): Promise<A2AError> {
-    if (!refusedWith && !(error instanceof TRPCClientError && error.data)) await closed();
-    return refusedWith ?? a2aErrorOf(error, signal);
+  /**
+   * The A2AError of a failed call on `pending`; a call that failed because
+   * the connection is closing reports why it closed. With a token provider,
+   * an `Unauthenticated` one retires the connection (see {@link retire}).
+   */
+  async function failure(error: unknown, signal: AbortSignal | undefined, pending: Promise<Connection>): Promise<A2AError> {
+    const used = await pending.catch(() => undefined);
+    if (!refusedWith && !used?.refused() && !(error instanceof TRPCClientError && error.data)) await closed();
+    const reported = refusedWith ?? used?.refused() ?? a2aErrorOf(error, signal);
+    if (renewable(reported)) retire(pending, !used?.refused());
+    return reported;
   }
 
-  return {
+  /** One attempt of each call on the current connection (opened when there is none). */
+  const once = {
     async unary<M extends UnaryMethodName>(method: M, params: ParamsOf<M>, call?: CallOptions): Promise<ResultOf<M>> {
       const own = signalOf(call);
       const deadline = connectDeadline();
       const signal = either(own, deadline?.signal);
+      const pending = connect();
       try {
-        const { trpc } = await connect();
+        const { trpc } = await pending;
         const read = METHODS[method].rest.verb === 'GET';
         const input = withTraceContext(params, call?.headers);
         const result = read ? trpc.query(method, input, { signal }) : trpc.mutation(method, input, { signal });
         return (await result) as ResultOf<M>;
       } catch (error) {
         if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
-        throw await failure(error, signal);
+        throw await failure(error, signal, pending);
       } finally {
         deadline?.done();
       }
@@ -240,26 +291,54 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
       const own = signalOf(call);
       const deadline = connectDeadline();
       const signal = either(own, deadline?.signal);
+      const pending = connect();
       try {
-        const { trpc } = await connect();
+        const { trpc } = await pending;
         const events = trpc.subscription(method, withTraceContext(params, call?.headers), { signal }) as AsyncIterableIterator<{ id: string; data: StreamResponse }>;
         for await (const event of events) yield { sequence: Number.parseInt(event.id, 10), response: event.data };
         // An aborted subscription just ends: a connect deadline that ended it is a failure.
         if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
       } catch (error) {
         if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
-        throw await failure(error, signal);
+        throw await failure(error, signal, pending);
       } finally {
         deadline?.done();
       }
       // A refused connection ends its streams: report why.
-      if (refusedWith) throw refusedWith;
+      const refused = refusedWith ?? (await pending).refused();
+      if (refused) throw refused;
+    },
+  };
+
+  return {
+    async unary<M extends UnaryMethodName>(method: M, params: ParamsOf<M>, call?: CallOptions): Promise<ResultOf<M>> {
+      try {
+        return await once.unary(method, params, call);
+      } catch (error) {
+        if (!renewable(error)) throw error;
+        return once.unary(method, params, call); // on a new connection, with a fresh token
+      }
+    },
+
+    async *stream<M extends StreamMethodName>(method: M, params: ParamsOf<M>, call?: CallOptions): AsyncIterable<StreamEvent> {
+      let delivered = false;
+      try {
+        for await (const event of once.stream(method, params, call)) {
+          delivered = true;
+          yield event;
+        }
+        return;
+      } catch (error) {
+        if (delivered || !renewable(error)) throw error;
+      }
+      yield* once.stream(method, params, call); // refused before its first event: on a new connection, with a fresh token
     },
 
     async close() {
-      const open = connection;
+      const open = [connection, ...retired];
       connection = undefined;
-      if (open) await (await open).close();
+      retired.clear();
+      await Promise.all(open.map(async (pending) => pending && (await pending).close()));
     },
   };
 }

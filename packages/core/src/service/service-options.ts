@@ -19,7 +19,7 @@ export interface TaskServiceOptions {
   readonly agent: Agent;
   /** The public card; its capabilities gate streaming, push and the extended card. */
   readonly card?: AgentCard;
-  /** The card served by GetExtendedAgentCard (needs `capabilities.extendedAgentCard`). */
+  /** The card served by GetExtendedAgentCard (needs `capabilities.extendedAgentCard`; served to authenticated callers only, on every transport). */
   readonly extendedCard?: AgentCard | ((context: CallContext) => AgentCard | Promise<AgentCard>);
   /**
    * Decides whether the caller may make a call, after its params are

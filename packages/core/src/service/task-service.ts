@@ -230,6 +230,8 @@ export class TaskService implements A2AHandlers {
     if (!this.options.card?.capabilities.extendedAgentCard) {
       throw new A2AError('UnsupportedOperation', 'This agent does not offer an extended agent card');
     }
+    // The extended card is for authenticated callers only, whatever the transport or the auth policy's `required`.
+    if (!context.principal) throw new A2AError('Unauthenticated', 'The extended agent card is only served to authenticated callers; send credentials');
     const extended = this.options.extendedCard;
     if (!extended) throw new A2AError('ExtendedAgentCardNotConfigured');
     return typeof extended === 'function' ? extended(context) : extended;

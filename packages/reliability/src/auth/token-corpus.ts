@@ -100,6 +100,7 @@ export async function hostileTokens(issuer: HostileIssuer, maxTokenBytes: number
   const tampered = `${head}.${b64url({ ...claims, sub: 'alice' })}.${valid.split('.')[2]}`;
   return [
     { name: 'expired an hour ago', token: await issuer.sign({ exp: now - 3600, iat: now - 7200 }), expected: 'expired' },
+    { name: 'no exp (valid forever)', token: await issuer.sign({ exp: undefined }), expected: 'missing_expiry' },
     { name: 'not valid for another hour (nbf)', token: await issuer.sign({ nbf: now + 3600 }), expected: 'not_yet_valid' },
     { name: 'issued an hour in the future (iat)', token: await issuer.sign({ iat: now + 3600, exp: now + 7200 }), expected: 'issued_in_future' },
     { name: 'another issuer', token: await issuer.sign({ iss: 'https://evil.example.com' }), expected: 'wrong_issuer' },
