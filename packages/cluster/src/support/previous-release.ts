@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT, tsxLoader } from '@taskwire/reliability/support/agent-process';
@@ -46,26 +46,38 @@ export function previousRelease(commit: string): Release {
     );
   }
   const root = join(REPO_ROOT, '.cache', 'previous-release', commit);
-  const mark = join(root, '.installed');
-  if (!existsSync(mark)) {
-    rmSync(root, { recursive: true, force: true });
-    mkdirSync(root, { recursive: true });
-    execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C "${root}"`], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (!existsSync(join(root, '.installed'))) {
+    // Built aside and moved into place whole: test files building the same release at once never see half a tree.
+    const building = `${root}.building-${process.pid}`;
+    rmSync(building, { recursive: true, force: true });
+    mkdirSync(building, { recursive: true });
+    execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C "${building}"`], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      run('npx', [...PNPM, 'install', '--offline', '--frozen-lockfile'], root);
+      run('npx', [...PNPM, 'install', '--offline', '--frozen-lockfile'], building);
     } catch {
-      run('npx', [...PNPM, 'install', '--prefer-offline', '--frozen-lockfile'], root);
+      run('npx', [...PNPM, 'install', '--prefer-offline', '--frozen-lockfile'], building);
     }
-    writeFileSync(mark, `${new Date().toISOString()}\n`);
+    writeFileSync(join(building, '.installed'), `${new Date().toISOString()}\n`);
+    if (!existsSync(join(root, '.installed'))) rmSync(root, { recursive: true, force: true });
+    try {
+      renameSync(building, root);
+    } catch (error) {
+      // Another test file moved its build there first: use that one.
+      rmSync(building, { recursive: true, force: true });
+      if (!existsSync(join(root, '.installed'))) throw error;
+    }
   }
-  copyFileSync(PROBE_SOURCE, join(root, PROBE_PATH));
+  const probe = join(root, PROBE_PATH);
+  const staged = `${probe}.${process.pid}`;
+  copyFileSync(PROBE_SOURCE, staged);
+  renameSync(staged, probe);
   const tsx = tsxLoader(root);
   return {
     commit,
     root,
     probe: <T>(url: string, schema: string, op: string, ...args: string[]) =>
       new Promise<T>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', tsx, '--conditions=@taskwire/source', join(root, PROBE_PATH), url, schema, op, ...args], {
+        const child = spawn(process.execPath, ['--import', tsx, '--conditions=@taskwire/source', probe, url, schema, op, ...args], {
           cwd: root,
           stdio: ['ignore', 'pipe', 'pipe'],
         });
