@@ -7,8 +7,9 @@ import { backgroundPool, PoolConnections } from './background-pool.js';
 import { BackgroundJobs } from './background-jobs.js';
 import { clusterStatements, type ClusterStatements } from './cluster-sql.js';
 import { LeaseKeeper } from './lease-keeper.js';
+import { ReplicaName } from './replica-name.js';
 import { CommitListener } from './listener.js';
-import { eventsChannel } from './names.js';
+import { eventsChannel, replicaLockName, sessionName } from './names.js';
 
 /** Default of {@link PostgresCoordinatorOptions.leaseTtlMs}: 15 s. */
 export const DEFAULT_LEASE_TTL_MS = 15_000;
@@ -61,11 +62,16 @@ export interface PostgresCoordinatorOptions {
   /**
    * A name for this replica that no other live process of the cluster has,
    * and that its next start has again (a pod name, a host and port, a
-   * systemd instance): its leases carry it, and a process started under the
-   * same name settles, at start-up (`recover`), the tasks its predecessor
-   * left running at once, since that predecessor is certainly gone (a
-   * crashed single server restarting, say). Without it, those tasks are
-   * settled when their leases expire. No `#` in it.
+   * systemd instance): its leases carry it (`<name>#<random>`), and a
+   * process started under the same name settles, at start-up (`recover`),
+   * the tasks its predecessor left running at once instead of when their
+   * leases expire, but only with proof that the predecessor is gone: the
+   * LISTEN connection takes a session-level advisory lock on the name
+   * (granted: no live process holds the name), and the predecessor has no
+   * session left (`pg_stat_activity`). A second live process under a name
+   * in use is not granted the lock: it logs an error and settles nothing
+   * early (tasks are settled when their leases expire); nothing fails.
+   * 1 to 40 characters, no `#`.
    */
   readonly replicaName?: string;
   /** Told about lost connections, lost leases and failed background work (once per streak). */
@@ -98,8 +104,8 @@ function interval(value: number | undefined, fallback: number, name: string): nu
 export class PostgresCoordinator implements TaskCoordinator {
   readonly shared = true;
   readonly processId: string;
-  /** `<replica name>#`: the start of every lease holder this replica's earlier processes had (undefined without a name). */
-  private readonly predecessors: string | undefined;
+  /** The replica's name, if it has one. */
+  private readonly replica: ReplicaName | undefined;
   readonly leaseTtlMs: number;
   readonly rerunOrphans: number;
   private readonly sql: ClusterStatements;
@@ -121,9 +127,10 @@ export class PostgresCoordinator implements TaskCoordinator {
     private readonly logger: Logger | undefined,
   ) {
     const name = options.replicaName;
-    if (name !== undefined && (name === '' || name.includes('#') || name.length > 40)) throw new RangeError(`replicaName must be 1 to 40 characters without "#" (got "${name}")`);
-    this.predecessors = name === undefined ? undefined : `${name}#`;
-    this.processId = `${this.predecessors ?? ''}${randomBytes(8).toString('hex')}`;
+    if (name !== undefined) ReplicaName.check(name);
+    const tag = randomBytes(8).toString('hex');
+    this.processId = name === undefined ? tag : `${name}#${tag}`;
+    this.replica = name === undefined ? undefined : new ReplicaName(name, this.processId, logger);
     this.leaseTtlMs = interval(options.leaseTtlMs, DEFAULT_LEASE_TTL_MS, 'leaseTtlMs');
     this.rerunOrphans = options.rerunOrphans ?? 0;
     if (!Number.isInteger(this.rerunOrphans) || this.rerunOrphans < 0) throw new RangeError(`rerunOrphans must be a whole number, 0 or more (got ${this.rerunOrphans})`);
@@ -133,11 +140,11 @@ export class PostgresCoordinator implements TaskCoordinator {
     this.leases = new LeaseKeeper(this.processId, this.leaseTtlMs, logger);
     this.jobs = new BackgroundJobs(logger);
     // A renewal must give up well before the lease would expire, so the next one can try on a fresh connection.
-    this.background = backgroundPool(store.pool, `taskwire cluster ${this.processId}`, Math.max(1_000, this.leaseTtlMs / 3), logger);
+    this.background = backgroundPool(store.pool, sessionName('cluster', tag, name), Math.max(1_000, this.leaseTtlMs / 3), logger);
     this.storeConnections = new PoolConnections(store.pool);
     this.listener = new CommitListener({
       client: store.pool.options as pg.ClientConfig,
-      name: `taskwire listener ${this.processId}`,
+      name: sessionName('listener', tag, name),
       channel: eventsChannel(store.schema),
       pingIntervalMs,
       pingTimeoutMs,
@@ -147,6 +154,7 @@ export class PostgresCoordinator implements TaskCoordinator {
         this.jobs.trigger('catch-up');
         this.jobs.trigger('renewal');
       },
+      lock: name === undefined ? undefined : { name: replicaLockName(store.schema, name), onLock: (granted, first) => this.replica?.onLock(granted, first) },
       onSilent: () => {
         // Statements in flight on a silent path would wait for their read timeout: they fail now, retryably (a run's commit is retried).
         const replaced = this.background.connections.destroy(true) + this.storeConnections.destroy(true);
@@ -222,6 +230,11 @@ export class PostgresCoordinator implements TaskCoordinator {
     return this.listener.losses;
   }
 
+  /** Whether this process holds its replica name's lock (see `replicaName`); undefined without a name. */
+  get holdsName(): boolean | undefined {
+    return this.replica === undefined ? undefined : this.listener.holdsLock;
+  }
+
   /** A commit of `taskId` was announced (or read): watchers hear the newest sequence once per event-loop turn. */
   private announce(taskId: string, lastSequence: number): void {
     if (!this.watchers.has(taskId)) return;
@@ -257,7 +270,8 @@ export class PostgresCoordinator implements TaskCoordinator {
 
   /**
    * Takes over the tasks whose lease expired (at start-up also those of
-   * this replica's earlier processes, see `replicaName`) and hands each to
+   * this replica's earlier processes when they are provably gone, see
+   * `replicaName`) and hands each to
    * the service; resolves their ids. A draining replica takes nothing.
    */
   private async sweep(startup: boolean): Promise<string[]> {
@@ -266,7 +280,7 @@ export class PostgresCoordinator implements TaskCoordinator {
     const settled: string[] = [];
     while (!this.draining && !this.closing) {
       const { rows } = await this.background.pool.query<{ id: string; lease_epoch: number; lease_takeovers: number }>(
-        prepared(this.sql.takeOver, [this.processId, this.leaseTtlMs, startup, TAKE_OVER_BATCH, this.leases.ids(), startup ? this.predecessors ?? null : null]),
+        prepared(this.sql.takeOver, [this.processId, this.leaseTtlMs, startup, TAKE_OVER_BATCH, this.leases.ids(), startup && this.listener.holdsLock ? this.replica?.predecessors ?? null : null]),
       );
       await Promise.all(
         rows.map(({ id, lease_epoch, lease_takeovers }) =>
