@@ -225,6 +225,16 @@ export class PostgresCoordinator implements TaskCoordinator {
     return this.closing;
   }
 
+  /**
+   * Runs one statement of this replica's background work on the
+   * coordinator's own connections, never behind request traffic (a push
+   * store given this coordinator renews its delivery claims here). Its
+   * statements give up after a third of the lease.
+   */
+  backgroundQuery<R extends object>(text: string, values: readonly unknown[]): Promise<pg.QueryResult<R>> {
+    return this.background.pool.query<R>(prepared(text, [...values]));
+  }
+
   /** How many times the LISTEN connection was lost and replaced (for tests and metrics). */
   get reconnections(): number {
     return this.listener.losses;
