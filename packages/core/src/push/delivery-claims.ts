@@ -146,8 +146,9 @@ export class DeliveryClaims {
     for (const [key, held] of batch) {
       // Released meanwhile: a renewal now would take the claim again, and nobody would renew it.
       if (this.held.get(key) !== held) continue;
-      held.renewing = this.configs.claim!(held.taskId, held.configId, this.holder, this.ttlMs);
-      this.renewed(key, held, await held.renewing.finally(() => (held.renewing = undefined)), sent);
+      const renewing = this.configs.claim!(held.taskId, held.configId, this.holder, this.ttlMs);
+      held.renewing = renewing;
+      this.renewed(key, held, await renewing.finally(() => (held.renewing = undefined)), sent);
     }
   }
 
