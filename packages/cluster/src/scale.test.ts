@@ -6,7 +6,7 @@ import { finalTasks, message, unexpected, until } from './support/fault-kit.js';
 import { storedLogProblems } from './support/logs.js';
 
 /** Short, so that a task wrongly left to its lease would show within the test; long enough for a busy machine's event loop. */
-const LEASE_TTL_MS = 3_000;
+const LEASE_TTL_MS = 5_000;
 
 const taskIdOf = (response: StreamResponse): string | undefined =>
   'task' in response ? response.task.id : 'statusUpdate' in response ? response.statusUpdate.taskId : 'artifactUpdate' in response ? response.artifactUpdate.taskId : undefined;

@@ -42,7 +42,7 @@ export class ReplicaName {
     this.logger?.error(
       { replicaName: name, processId: this.processId },
       first
-        ? `Taskwire postgres: another live process uses the replica name "${name}" (two live replicas must never share one: give each its own, such as its pod name). ` +
+        ? `Taskwire postgres: another live process uses the replica name "${name}" (or its earlier process's database session has not ended yet); two live replicas must never share one: give each its own, such as its pod name. ` +
             "This one settles nothing its name's earlier processes left running at start-up; those tasks are settled when their leases expire, so nothing fails"
         : `Taskwire postgres: while this replica's LISTEN connection was down, another live process took the replica name "${name}" (two live replicas must never share one). ` +
             "Both go on and neither settles the other's tasks; a restart under this name settles its predecessor's tasks only when their leases expire",
