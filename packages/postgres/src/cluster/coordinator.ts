@@ -22,7 +22,6 @@ const CATCH_UP_BATCH = 1_000;
 /** The longest wait between two tries of a failing sweep or catch-up. */
 const MAX_BACKOFF_MS = 5_000;
 
-
 /**
  * The {@link TaskCoordinator} of replicas sharing one PostgreSQL schema
  * (see the package README, "Running several replicas" and "Operating a
@@ -37,6 +36,9 @@ const MAX_BACKOFF_MS = 5_000;
  * - sweep: about every fifth of the lease (between 0.2 and 1 s), the
  *   submitted or working tasks whose lease expired are taken over (one
  *   replica wins each) and handed to the service to settle.
+ * - names: with `replicaName`, the LISTEN connection holds an advisory
+ *   lock on the name, the proof a start-up needs before it takes the
+ *   unexpired leases of the name's earlier processes.
  * Renewals, the sweep and the catch-up use a small pool of their own, so
  * request traffic never delays them; no error of theirs escapes.
  */

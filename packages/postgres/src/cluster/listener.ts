@@ -44,7 +44,9 @@ export interface CommitListenerOptions {
  * every `pingIntervalMs` that is not answered within `pingTimeoutMs`
  * destroys the socket. Then it reconnects with backoff and calls
  * `onConnected` (the coordinator re-reads every task it watches and renews
- * its leases: a lost notification only delays).
+ * its leases: a lost notification only delays). With `lock`, each
+ * connection also takes the replica name's advisory lock (`holdsLock`):
+ * the lock lives exactly as long as the session.
  */
 export class CommitListener {
   private client: pg.Client | undefined;
