@@ -1,6 +1,6 @@
 import type { StreamResponse, Task } from '@taskwire/core';
 import { describePostgres } from '@taskwire/postgres/testing';
-import { afterAll, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { Deployment, type Pod } from './support/deployment.js';
 import { finalTasks, message, unexpected, until } from './support/fault-kit.js';
 import { storedLogProblems } from './support/logs.js';
@@ -56,13 +56,23 @@ class StreamingLoad {
   }
 }
 
-describePostgres('scaling a Deployment-named replica set (one host-name prefix and port, default names) from 1 to 3 and back to 1 under streaming load', (db) => {
-  let deployment: Deployment | undefined;
-  afterAll(() => deployment?.close());
+const NAME_IN_USE = /another live process uses the replica name/;
 
-  it('fails no task: a new pod never settles the live tasks of another, and a stopped pod\'s tasks end on the others', async () => {
+describePostgres('scaling a replica set from 1 to 3 and back to 1 under streaming load', (db) => {
+  let deployment: Deployment | undefined;
+  afterEach(async () => {
+    await deployment?.close();
+    deployment = undefined;
+  });
+
+  /**
+   * Scales pods started with `args` 1 -> 3 -> 1 under streaming load;
+   * `named(pods)` checks what the pods said of their names once all three
+   * are up. Every task acknowledged must complete.
+   */
+  async function scaleUnderLoad(args: readonly string[], named: (stderr: string[]) => void): Promise<void> {
     const schema = await db.schema('tw_scale');
-    deployment = await Deployment.create(db.url, ['--migrate', '--schema', schema, '--lease-ttl-ms', String(LEASE_TTL_MS), '--drain-grace-ms', '20000']);
+    deployment = await Deployment.create(db.url, ['--migrate', '--schema', schema, '--lease-ttl-ms', String(LEASE_TTL_MS), '--drain-grace-ms', '20000', ...args]);
     await deployment.scaleTo(1);
     const load = new StreamingLoad(deployment);
     load.start(4);
@@ -70,8 +80,7 @@ describePostgres('scaling a Deployment-named replica set (one host-name prefix a
     // Scale out while the first pod runs tasks: the new pods start (and recover) beside it.
     await deployment.scaleTo(3);
     await until(() => load.on(1) >= 2 && load.on(2) >= 2, 'the new pods to be streaming tasks', 30_000);
-    // Their default names differ: none had to fall back from a name in use.
-    for (const pod of deployment.pods) expect(pod.process.stderr()).not.toMatch(/another live process uses the replica name/);
+    named(deployment.pods.map((pod) => pod.process.stderr()));
     // Scale in: the newest pods stop (SIGTERM), letting their running tasks finish.
     await deployment.scaleTo(1);
     const after = load.acked.length;
@@ -82,5 +91,14 @@ describePostgres('scaling a Deployment-named replica set (one host-name prefix a
     expect(unexpected(tasks, 'TASK_STATE_COMPLETED')).toEqual([]);
     expect(await storedLogProblems(db.url, schema, ids)).toEqual([]);
     await db.drop(schema);
+  }
+
+  it('Deployment pods (one host-name prefix and port, default names) fail no task: a new pod never settles the live tasks of another', async () => {
+    // Their default names differ: none had to fall back from a name in use.
+    await scaleUnderLoad([], (stderr) => expect(stderr.filter((s) => NAME_IN_USE.test(s))).toEqual([]));
+  }, 170_000);
+
+  it('pods misconfigured with one explicit --replica-name fail no task either: each later one says the name is in use and settles nothing early', async () => {
+    await scaleUnderLoad(['--replica-name', 'web'], (stderr) => expect(stderr.map((s) => NAME_IN_USE.test(s))).toEqual([false, true, true]));
   }, 170_000);
 });
