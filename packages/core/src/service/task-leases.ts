@@ -56,6 +56,11 @@ export class TaskLeases {
     return at === undefined ? undefined : { kind: 'hold', holder, epoch: at, ttlMs };
   }
 
+  /** The condition of a claim that takes `taskId` only when no other process holds a live lease on it (see `LeaseCondition.ifFree`). */
+  claimIfFree(): LeaseCondition {
+    return { kind: 'claim', holder: this.coordinator.processId, ttlMs: this.coordinator.leaseTtlMs, ifFree: true };
+  }
+
   /** The epoch of the lease this process holds on `taskId` now, if any. */
   epochOf(taskId: string): number | undefined {
     return this.held.get(taskId)?.epoch;
