@@ -7,7 +7,7 @@ import type { Message, Task, TaskStatus } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
 import type { Logger } from '../observability/logger.js';
 import type { RunObservation, RunObserver } from '../observability/run-observer.js';
-import type { Principal } from './call-context.js';
+import type { Principal } from '../calls.js';
 import { RunContext, RunHandle } from './run-context.js';
 import type { TaskEngine } from './task-engine.js';
 import { TransitionFailure } from './task-engine.js';

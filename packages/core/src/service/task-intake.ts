@@ -6,8 +6,8 @@ import type { PushConfigMethods } from '../push/push-configs.js';
 import type { SendMessageRequest, Task } from '../schema/index.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
 import type { AgentRunner, Logger } from './agent-run.js';
-import type { CallContext } from './call-context.js';
-import { ownerOf } from './call-context.js';
+import type { CallContext } from '../calls.js';
+import { ownerOf } from '../calls.js';
 import type { TaskEngine } from './task-engine.js';
 import { TransitionFailure } from './task-engine.js';
 
