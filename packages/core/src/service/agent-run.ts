@@ -119,6 +119,8 @@ export class AgentRunner {
     const taskId = input.task.id;
     const handle = new RunHandle();
     handle.epoch = from.epoch;
+    // Lost between the claim and now (the message's push config was being stored, say): the run starts aborted.
+    if (from.epoch !== undefined && this.engine.leaseGone(taskId, from.epoch)) handle.abort(new LeaseLostError(taskId));
     this.engine.newTasks.bind(taskId, handle);
     this.controllers.set(taskId, handle);
     this.handles.add(handle);
@@ -140,6 +142,8 @@ export class AgentRunner {
         return;
       }
     }
+    // Its lease was lost before it started: the task is another process's now.
+    if (handle.reason instanceof LeaseLostError) return;
     const observation = this.observer?.start(input);
     const context = this.context(input, handle, observation);
     let outcome: unknown;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../agent/agent.js';
-import type { Message } from '../schema/index.js';
+import { createMemoryPushConfigStore } from '../push/memory-push-store.js';
+import type { AgentCard, Message } from '../schema/index.js';
 import { fakeCoordinator, leasedStore } from './cluster-test-kit.js';
 import { LeaseLostError } from './coordination.js';
 import { deferred } from './service-test-kit.js';
@@ -73,6 +74,55 @@ describe('every commit of a run is fenced (several processes on the store)', () 
     expect(silent.seen.error).toBeInstanceOf(LeaseLostError);
     expect((await leased.store.get(id))?.task.status.state).toBe('TASK_STATE_SUBMITTED');
     call.abort();
+    await service.close();
+  });
+});
+
+describe('a run claimed before it starts', () => {
+  it('a continuation whose lease is lost while its push config is stored never starts its agent', async () => {
+    const leased = leasedStore();
+    const fake = fakeCoordinator('here');
+    const storing = deferred();
+    const proceed = deferred();
+    const configs = createMemoryPushConfigStore();
+    const put = configs.put.bind(configs);
+    configs.put = async (entry) => {
+      storing.resolve();
+      await proceed.promise;
+      return put(entry);
+    };
+    const runs: boolean[] = [];
+    const agent: Agent = (ctx) => {
+      runs.push(ctx.isContinuation);
+      return ctx.isContinuation ? ctx.complete('done') : ctx.inputRequired('what now?');
+    };
+    const card: AgentCard = {
+      name: 'fencing test',
+      description: 'fencing test agent',
+      version: '1.0.0',
+      supportedInterfaces: [{ url: 'memory://fencing', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      capabilities: { pushNotifications: true },
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills: [],
+    };
+    const service = new TaskService({ store: leased.store, agent, coordinator: fake.coordinator, card, push: { store: configs } });
+    const asked = await service.unary('SendMessage', { message: user('ask') });
+    const id = 'task' in asked ? asked.task.id : '';
+    const config = { url: 'https://example.com/hook' };
+    const answered = service.unary('SendMessage', {
+      message: { ...user('insta'), taskId: id },
+      configuration: { returnImmediately: true, taskPushNotificationConfig: config },
+    });
+    await storing.promise;
+    // The continuation's claim is committed and held; its lease is lost before the run starts.
+    await leased.takeOver(id, 'elsewhere');
+    fake.lose(id);
+    proceed.resolve();
+    await answered;
+    await service.idle();
+    expect(runs).toEqual([false]);
+    expect((await leased.store.get(id))?.task.status.state).toBe('TASK_STATE_SUBMITTED');
     await service.close();
   });
 });

@@ -267,6 +267,16 @@ export class TaskEngine {
     this.active.set(record.task.id, record);
   }
 
+  /**
+   * True when a run claimed at `epoch` no longer holds `taskId`'s lease here
+   * (with several processes on the store): a renewal found it lost, or a
+   * newer claim superseded it, before the run started. Always false for a
+   * process alone on its store.
+   */
+  leaseGone(taskId: string, epoch: number): boolean {
+    return this.leases !== undefined && this.leases.epochOf(taskId) !== epoch;
+  }
+
   /** The epoch of the lease this process holds on `taskId` now (with several processes on the store), if any. */
   leaseEpoch(taskId: string): number | undefined {
     return this.leases?.epochOf(taskId);
