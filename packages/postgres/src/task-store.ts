@@ -265,6 +265,8 @@ export class PostgresTaskStore implements TaskStore {
     if (row !== undefined && row.version === request.expectedVersion && lease?.kind === 'hold' && (row.lease_holder !== lease.holder || row.lease_epoch !== lease.epoch)) {
       return new LeaseLostError(id);
     }
+    // A claim `ifFree` refused at the version it read: another holder's lease is live.
+    if (row !== undefined && row.version === request.expectedVersion && lease?.kind === 'claim' && lease.ifFree === true) return new LeaseLostError(id);
     return new VersionConflictError(id, request.expectedVersion, row?.version ?? 0);
   }
 }
