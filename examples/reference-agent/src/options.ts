@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -43,7 +44,8 @@ export const USAGE = `Usage: pnpm start [-- options]
                       bounds how long a task stays unsettled after its replica vanished (default 15000)
   --replica-name <name>  with a postgres store: a name no other live replica has and this one's next
                       start has again (a pod name); a restart settles at once what its crashed
-                      predecessor left running (default <hostname>:<port> with a fixed --port)
+                      predecessor left running (default with a fixed --port: <hostname>:<port>, with
+                      @<host> unless it listens on every address; a hash of it when that is long)
   --drain-grace-ms <n>  on SIGTERM: stop taking work, let running agents finish within this, then
                       fail what is left and close streams so clients resume elsewhere (default 10000)
   --api-key <key>     require this key (x-api-key or Authorization: Bearer)
@@ -108,8 +110,8 @@ export function parseOptions(
     parsed = { kind: 'file', dir: isAbsolute(dir) ? dir : resolve(cwd, dir) };
   } else if (POSTGRES_URL.test(store)) {
     const leaseTtlMs = milliseconds(values['lease-ttl-ms'], '--lease-ttl-ms', 100);
-    // A fixed port on this host names the replica: no live process can hold it beside this one.
-    const replicaName = values['replica-name'] ?? (port !== 0 ? `${hostname().slice(0, 30)}:${port}` : undefined);
+    // A fixed port on this host's address names the replica: no live process can hold it beside this one.
+    const replicaName = values['replica-name'] ?? (port !== 0 ? defaultReplicaName(hostname(), values.host!, port) : undefined);
     parsed = { kind: 'postgres', url: store, schema: values.schema!, migrate: values.migrate!, leaseTtlMs, replicaName };
   } else throw new TypeError(`--store must be "memory", "file:DIR" or a postgres:// URL, not "${store}"`);
   if (parsed.kind !== 'postgres' && values.migrate) throw new TypeError('--migrate applies to a postgres store only');
@@ -132,6 +134,29 @@ export function parseOptions(
     trustProxy: values['trust-proxy']!,
     drainGraceMs,
   };
+}
+
+/** The longest replica name the coordinator takes. */
+const MAX_REPLICA_NAME = 40;
+/** Listening on every address: the host name alone tells the process apart. */
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
+
+/**
+ * The replica name of the process listening on `host`:`port` of the
+ * machine `machine` (its host name: a pod name in Kubernetes): unique per
+ * live process, since no two processes listen on one address and port,
+ * and the same at its next start. `<machine>:<port>` when it listens on
+ * every address, else `<machine>@<host>:<port>`; when that is longer than
+ * 40 characters, its start then `~` and a hash of the whole of it (never a
+ * bare prefix: the pods of one Deployment share a long one).
+ */
+export function defaultReplicaName(machine: string, host: string, port: number): string {
+  const where = WILDCARD_HOSTS.has(host) ? machine : `${machine}@${host}`;
+  const whole = `${where}:${port}`;
+  if (whole.length <= MAX_REPLICA_NAME && !whole.includes('#')) return whole;
+  const hash = createHash('sha256').update(whole).digest('hex').slice(0, 8);
+  const room = MAX_REPLICA_NAME - hash.length - 1 - `:${port}`.length;
+  return `${where.replace(/#/g, '-').slice(0, room)}~${hash}:${port}`;
 }
 
 /** A whole number of milliseconds of at least `min` from an option, or undefined when it is not given. */

@@ -1,6 +1,6 @@
 import { A2AError } from './errors.js';
 import type { MethodName } from './methods.js';
-import type { CallContext, Principal } from './service/call-context.js';
+import type { CallContext, Principal } from './calls.js';
 
 /**
  * What an authentication hook sees of a request, whatever the transport:

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { cliCommand } from './cli-command.js';
+import { CONTRACT_STEPS, recordContractSteps } from './contract-steps.js';
 import { redactUrl } from './connection.js';
 import { migrate, migrationStatus } from './migrate.js';
 import { DEFAULT_SCHEMA } from './schema-name.js';
@@ -10,6 +11,8 @@ export const CLI_USAGE = `Usage: taskwire-postgres <command> --url <postgres://u
 Commands:
   migrate   apply the pending migrations (safe to run from several processes at once)
   status    show the schema's version and the pending migrations (exit code 1 when some are pending)
+  contract  finish an upgrade: switch on what older releases cannot read (run it only once
+            every replica runs this release; see "Upgrading a cluster" in the README)
 
 Options:
   --url <url>       the database (default: $DATABASE_URL)
@@ -48,7 +51,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const command = positionals[0];
   const url = values.url ?? io.env.DATABASE_URL;
-  if ((command !== 'migrate' && command !== 'status') || positionals.length !== 1 || !url) {
+  if (!['migrate', 'status', 'contract'].includes(command ?? '') || positionals.length !== 1 || !url) {
     const why = !url ? 'pass --url (or set DATABASE_URL)' : `unknown command ${JSON.stringify(positionals.join(' '))}`;
     io.stderr.write(`taskwire-postgres: ${why}\n\n${CLI_USAGE}\n`);
     return 2;
@@ -64,6 +67,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ? `${where}: already at version ${result.version}, nothing to apply\n`
           : `${where}: migrated from version ${result.from} to ${result.version}\n${applied}`,
       );
+      return 0;
+    }
+    if (command === 'contract') {
+      const recorded = await recordContractSteps(options);
+      const steps = CONTRACT_STEPS.map(({ step, what }) => `  ${step}: ${what}${recorded.includes(step) ? '' : ' (already recorded)'}\n`).join('');
+      io.stdout.write(`${where}: ${recorded.length === 0 ? 'every contract step was already recorded' : `recorded ${recorded.length} contract step(s)`}\n${steps}`);
       return 0;
     }
     const status = await migrationStatus(options);

@@ -52,6 +52,17 @@ describePostgres('taskwire-postgres (the command)', (db) => {
     }
   });
 
+  it('contract records the contract steps once, and says which were already recorded', async () => {
+    const schema = await db.schema('tw_cli');
+    await db.pool.query(`DELETE FROM ${quoteSchema(schema)}.taskwire_contract_steps`);
+    const first = await cli(['contract', '--url', db.url, '--schema', schema]);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(first.stdout).toMatch(/recorded 1 contract step\(s\)\n  snapshot-logs: commits that only append/);
+    const again = await cli(['contract', '--url', db.url, '--schema', schema]);
+    expect(again.stdout).toMatch(/every contract step was already recorded\n  snapshot-logs: .*\(already recorded\)/);
+    expect((await cli(['--help'])).stdout).toMatch(/\n  contract  finish an upgrade/);
+  });
+
   it('explains its usage on bad input, and says why a database cannot be reached', async () => {
     const missing = await cli(['migrate']);
     expect(missing.code).toBe(2);

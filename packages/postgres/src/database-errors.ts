@@ -23,6 +23,17 @@ export function isUnavailable(error: unknown): boolean {
   return CONNECTION_MESSAGES.test(error.message);
 }
 
+/**
+ * True when the database rolled the statement's transaction back because
+ * of other transactions: a deadlock (40P01) or a serialization failure
+ * (40001). Nothing of it was stored, and the same call may succeed if
+ * made again.
+ */
+export function isConflict(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return code === '40P01' || code === '40001';
+}
+
 /** The `google.rpc.RetryInfo` detail sent with an unavailable database: try again in a second. */
 const RETRY_INFO = { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' };
 
@@ -33,12 +44,23 @@ const RETRY_INFO = { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryD
  * retried (ErrorInfo metadata `retryable: "true"`, a `google.rpc.RetryInfo`
  * detail); `during` says what was being done. When `outcomeUnknown`, the
  * message says the change may have been stored (a commit whose connection
- * died after it was sent: it is either all there or not at all). Other
- * errors are returned as they are (they are bugs or a schema problem, and
- * their messages carry no stored values).
+ * died after it was sent: it is either all there or not at all). A
+ * deadlock or a serialization failure ({@link isConflict}) becomes the same
+ * retryable error, saying nothing was changed (the database rolled it
+ * back). Other errors are returned as they are (they are bugs or a schema
+ * problem, and their messages carry no stored values).
  */
 export function databaseError(error: unknown, during: string, outcomeUnknown = false): unknown {
-  if (A2AError.is(error) || !isUnavailable(error)) return error;
+  if (A2AError.is(error)) return error;
+  if (isConflict(error)) {
+    return new A2AError(
+      'Internal',
+      `The task database rolled back a change because of concurrent ones (${(error as Error).message}) while ${during}. Nothing was changed. Retry the request shortly.`,
+      { retryable: 'true', cause: 'database-conflict' },
+      [RETRY_INFO],
+    );
+  }
+  if (!isUnavailable(error)) return error;
   const reason = (error as Error).message;
   const outcome = outcomeUnknown
     ? ' The change was either stored whole or not at all: read the task before repeating it.'

@@ -12,6 +12,7 @@ export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, redactUrl } f
 export { migrate, migrationStatus, SchemaNotReadyError } from './migrate.js';
 export type { MigrationResult, MigrationStatus } from './migrate.js';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+export { CONTRACT_STEPS, recordContractSteps } from './contract-steps.js';
 export type { Migration } from './migrations.js';
 export { DEFAULT_SCHEMA } from './schema-name.js';
 export { isUnavailable } from './database-errors.js';

@@ -1,4 +1,5 @@
 import { CLUSTER_MIGRATION } from './cluster/lease-migration.js';
+import { SNAPSHOT_GUARD_MIGRATION } from './snapshot-guard-migration.js';
 import { SNAPSHOT_MIGRATION } from './snapshot-migration.js';
 
 /**
@@ -78,6 +79,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   CLUSTER_MIGRATION,
   SNAPSHOT_MIGRATION,
+  SNAPSHOT_GUARD_MIGRATION,
 ];
 
 /** The schema version this release of the package works with (the newest migration). */

@@ -2,6 +2,8 @@
 export function pushStatements(S: string, maxDeadLetters: number) {
   const advance = `UPDATE ${S}.push_configs SET delivered = $3 WHERE task_id = $1 AND config_id = $2 AND delivered < $3`;
   const columns = 'owner, delivered, config';
+  /** The config `c` is behind its task: events after its cursor are owed. */
+  const owed = `EXISTS (SELECT 1 FROM ${S}.tasks t WHERE t.id = c.task_id AND t.last_sequence > c.delivered)`;
   return {
     put: `INSERT INTO ${S}.push_configs (task_id, config_id, owner, delivered, config) VALUES ($1, $2, $3, $4, $5)
       ON CONFLICT (task_id, config_id) DO UPDATE
@@ -27,7 +29,21 @@ export function pushStatements(S: string, maxDeadLetters: number) {
     // Delivery claims, for replicas: $1 task, $2 config, $3 holder, $4 ttl ms.
     claim: `UPDATE ${S}.push_configs SET claim_holder = $3, claim_expires_at = now() + $4::double precision * interval '1 millisecond'
       WHERE task_id = $1 AND config_id = $2 AND (claim_holder IS NULL OR claim_holder = $3 OR claim_expires_at < now())`,
-    release: `UPDATE ${S}.push_configs SET claim_holder = NULL, claim_expires_at = NULL WHERE task_id = $1 AND config_id = $2 AND claim_holder = $3`,
+    // A release that leaves events owed (a delivery stopping cleanly mid-way) hands the claim over: it expires now, held, so the others' sweep finds it.
+    release: `UPDATE ${S}.push_configs c SET
+        claim_holder = CASE WHEN ${owed} THEN c.claim_holder END,
+        claim_expires_at = CASE WHEN ${owed} THEN now() END
+      WHERE c.task_id = $1 AND c.config_id = $2 AND c.claim_holder = $3`,
+    // $1 holder, $2 task ids, $3 config ids, $4 ttl ms: renews the holder's claims on those configs; returns those it no longer holds.
+    renewClaims: `WITH held AS (
+        SELECT * FROM unnest($2::text[], $3::text[]) AS h(task_id, config_id)
+      ), renewed AS (
+        UPDATE ${S}.push_configs c SET claim_expires_at = now() + $4::double precision * interval '1 millisecond'
+        FROM held h WHERE c.task_id = h.task_id AND c.config_id = h.config_id AND c.claim_holder = $1
+        RETURNING c.task_id, c.config_id
+      )
+      SELECT h.task_id, h.config_id FROM held h
+      WHERE NOT EXISTS (SELECT 1 FROM renewed r WHERE r.task_id = h.task_id AND r.config_id = h.config_id)`,
     expiredClaims: `SELECT task_id, config_id FROM ${S}.push_configs WHERE claim_holder IS NOT NULL AND claim_expires_at < now() ORDER BY claim_expires_at LIMIT 1000`,
     /** The newest `$n` letters (all with null), oldest first, optionally of one task. */
     letters: (byTask: boolean) =>

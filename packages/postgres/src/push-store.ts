@@ -11,6 +11,7 @@ import {
 } from '@taskwire/core';
 import { openPushSecrets, pushSecretBox, type PushEncryptionOptions, type PushSecretBox } from '@taskwire/core/push';
 import type pg from 'pg';
+import type { PostgresCoordinator } from './cluster/coordinator.js';
 import type { Connection, PostgresConnectionOptions } from './connection.js';
 import { databaseError, lookupable, storable } from './database-errors.js';
 import { openMigrated } from './migrate.js';
@@ -27,6 +28,13 @@ export interface PostgresPushConfigStoreOptions extends PostgresConnectionOption
    * Without it they are stored as given.
    */
   readonly encryption?: PushEncryptionOptions;
+  /**
+   * The replica's coordinator (`createPostgresCoordinator`), with several
+   * replicas: the renewals of delivery claims then run on its own
+   * connections, one statement for every claim the replica holds, never
+   * behind request traffic.
+   */
+  readonly coordinator?: Pick<PostgresCoordinator, 'backgroundQuery'>;
 }
 
 interface ConfigRow {
@@ -51,6 +59,7 @@ export class PostgresPushConfigStore implements PushConfigStore {
     private readonly connection: Connection,
     private readonly box: PushSecretBox | undefined,
     maxDeadLetters: number,
+    private readonly coordinator: PostgresPushConfigStoreOptions['coordinator'],
   ) {
     this.sql = pushStatements(connection.qualified, maxDeadLetters);
   }
@@ -61,7 +70,7 @@ export class PostgresPushConfigStore implements PushConfigStore {
     if (!(Number.isInteger(max) && max >= 0)) throw new RangeError(`maxDeadLetters must be an integer, 0 or more (got ${max})`);
     const box = pushSecretBox(options.encryption);
     const connection = await openMigrated(options, 'createPostgresPushConfigStore', 'opening the push config store');
-    return new PostgresPushConfigStore(connection, box, max);
+    return new PostgresPushConfigStore(connection, box, max, options.coordinator);
   }
 
   async put(entry: StoredPushConfig): Promise<StoredPushConfig> {
@@ -110,7 +119,26 @@ export class PostgresPushConfigStore implements PushConfigStore {
     return ((await this.query(this.sql.claim, [taskId, configId, holder, ttlMs], 'claiming a push config')).rowCount ?? 0) > 0;
   }
 
-  /** Gives up `holder`'s claim on a config. */
+  /**
+   * Renews `holder`'s claims on `claims` in one statement (on the
+   * coordinator's connections when the store has one); resolves those it
+   * no longer holds (see `PushConfigStore.renewClaims`).
+   */
+  async renewClaims(holder: string, claims: readonly { readonly taskId: string; readonly configId: string }[], ttlMs: number): Promise<{ taskId: string; configId: string }[]> {
+    this.check();
+    const known = claims.filter((c) => lookupable(c.taskId) && lookupable(c.configId));
+    const lost = claims.filter((c) => !known.includes(c)).map(({ taskId, configId }) => ({ taskId, configId }));
+    const values = [holder, known.map((c) => c.taskId), known.map((c) => c.configId), ttlMs];
+    const during = 'renewing push claims';
+    const { rows } = this.coordinator
+      ? await this.coordinator.backgroundQuery<{ task_id: string; config_id: string }>(this.sql.renewClaims, values).catch((error: unknown) => {
+          throw databaseError(error, during);
+        })
+      : await this.query<{ task_id: string; config_id: string }>(this.sql.renewClaims, values, during);
+    return [...lost, ...rows.map((row) => ({ taskId: row.task_id, configId: row.config_id }))];
+  }
+
+  /** Gives up `holder`'s claim on a config (hands it over when events are still owed; see `PushConfigStore.release`). */
   async release(taskId: string, configId: string, holder: string): Promise<void> {
     if (!lookupable(taskId) || !lookupable(configId)) return this.none();
     await this.query(this.sql.release, [taskId, configId, holder], 'releasing a push config');

@@ -16,6 +16,8 @@ export interface CommitStore {
   statements(): TaskStatements;
   /** Set once replicas share the tables: announces each stored update. */
   notifier(): CommitNotifier | undefined;
+  /** True once the schema's `snapshot-logs` contract step is recorded: no connected release reads only the task JSON. */
+  snapshotLogs(): boolean;
 }
 
 /** A commit waiting in a batch: the request, and its values (validated, events as JSON). */
@@ -70,9 +72,17 @@ export class TaskCommits {
     return this.commitOne(request, update);
   }
 
-  /** `update` with the task JSON, unless the commit may only append (see SnapshotLags). */
+  /**
+   * `update` with the task JSON, unless the commit may only append (see
+   * SnapshotLags): never before the `snapshot-logs` contract step, while a
+   * release that reads only the JSON may share the tables.
+   */
   private withTask(request: CommitRequest, update: BatchedUpdate): BatchedUpdate {
-    const append = request.expectedVersion !== 0 && request.appendOnly === true && this.lags.mayAppend(update.id, request.expectedVersion, update.events.length);
+    const append =
+      request.expectedVersion !== 0 &&
+      request.appendOnly === true &&
+      this.store.snapshotLogs() &&
+      this.lags.mayAppend(update.id, request.expectedVersion, update.events.length);
     return append ? update : { ...update, task: JSON.stringify(request.task) };
   }
 

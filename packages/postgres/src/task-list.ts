@@ -1,4 +1,4 @@
-import { encodePageToken, listQueryBounds, projectTask, type ListTasksResponse, type TaskQuery } from '@taskwire/core';
+import { encodePageToken, listQueryBounds, projectTask, type ListTasksResponse, type Logger, type Task, type TaskQuery } from '@taskwire/core';
 import { storable } from './database-errors.js';
 import { pendingColumn } from './task-sql.js';
 import { taskOfRow } from './task-row.js';
@@ -59,15 +59,28 @@ export interface ListRow {
   readonly pending: string[] | null;
 }
 
-/** Turns the rows of {@link listStatement} into the response: parsed, projected tasks and the next page's token. */
-export function listResponse(rows: readonly ListRow[], query: TaskQuery, pageSize: number): ListTasksResponse {
+/**
+ * Turns the rows of {@link listStatement} into the response: parsed,
+ * projected tasks and the next page's token. A row that cannot be read
+ * (its JSON does not parse) is reported through `logger` and left out:
+ * one bad row never fails the page (see `taskOfRow` for damaged logs).
+ */
+export function listResponse(rows: readonly ListRow[], query: TaskQuery, pageSize: number, logger?: Logger): ListTasksResponse {
   const totalSize = Number(rows[0]?.total ?? 0);
   const found = rows.filter((row) => row.task !== null);
   const page = found.slice(0, pageSize);
   const last = page[page.length - 1];
   const projection = { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts };
+  const tasks: Task[] = [];
+  for (const row of page) {
+    try {
+      tasks.push(projectTask(taskOfRow(row.task!, row.pending, logger), projection));
+    } catch (error) {
+      logger?.error({ taskId: row.id, error: error instanceof Error ? error.message : String(error) }, 'Taskwire postgres: a stored task cannot be read; ListTasks leaves it out');
+    }
+  }
   return {
-    tasks: page.map((row) => projectTask(taskOfRow(row.task!, row.pending), projection)),
+    tasks,
     nextPageToken: found.length > pageSize && last ? encodePageToken({ key: last.status_key!, id: last.id! }) : '',
     pageSize,
     totalSize,

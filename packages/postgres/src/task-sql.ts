@@ -60,10 +60,10 @@ export function pendingColumn(S: string): string {
     ) END AS pending`;
 }
 
-/** The lease parameters of a replica's commit: holder, epoch (a hold), claim, ttl ms. */
+/** The lease parameters of a replica's commit: holder, epoch (a hold), claim, ttl ms, claim only if free. */
 export function clusterParameters(lease: LeaseCondition | undefined): unknown[] {
-  if (lease === undefined) return [null, null, false, null];
-  return [lease.holder, lease.kind === 'hold' ? lease.epoch : null, lease.kind === 'claim', lease.ttlMs];
+  if (lease === undefined) return [null, null, false, null, false];
+  return [lease.holder, lease.kind === 'hold' ? lease.epoch : null, lease.kind === 'claim', lease.ttlMs, lease.kind === 'claim' && lease.ifFree === true];
 }
 
 /**
@@ -131,17 +131,20 @@ export function taskStatements(S: string, maxEvents: number | undefined, leases 
  * (which may go on by itself; interrupted tasks are never taken over).
  */
 function leaseSql(n: number) {
-  const [holder, epoch, claim, ttl] = [`$${n}::text`, `$${n + 1}::integer`, `$${n + 2}::boolean`, `$${n + 3}::double precision`];
+  const [holder, epoch, claim, ttl, ifFree] = [`$${n}::text`, `$${n + 1}::integer`, `$${n + 2}::boolean`, `$${n + 3}::double precision`, `$${n + 4}::boolean`];
   const live = `$4 NOT IN ${TERMINAL_STATE_LIST}`;
   const ended = `$4 IN ${TERMINAL_STATE_LIST}`;
   const expiry = `now() + ${ttl} * interval '1 millisecond'`;
   return {
-    // A claim never names an epoch (the creating commit's version, 1, is the epoch): the test only types the parameter.
-    created: `CASE WHEN ${claim} AND ${live} THEN ${holder} END, CASE WHEN ${claim} AND ${live} AND ${epoch} IS NULL THEN 1 END, CASE WHEN ${claim} AND ${live} THEN ${expiry} END`,
+    // A claim never names an epoch (the creating commit's version, 1, is the epoch) and a new row has no lease to be free of:
+    // the tests only type those parameters.
+    created: `CASE WHEN ${claim} AND ${live} THEN ${holder} END, CASE WHEN ${claim} AND ${live} AND ${epoch} IS NULL AND ${ifFree} IS NOT NULL THEN 1 END, CASE WHEN ${claim} AND ${live} THEN ${expiry} END`,
     updated: `lease_holder = CASE WHEN ${ended} THEN NULL WHEN ${claim} THEN ${holder} ELSE lease_holder END,
           lease_epoch = CASE WHEN ${ended} THEN NULL WHEN ${claim} THEN version + 1 ELSE lease_epoch END,
           lease_expires_at = CASE WHEN ${ended} THEN NULL WHEN ${holder} IS NOT NULL THEN ${expiry} ELSE lease_expires_at END,
           lease_takeovers = CASE WHEN ${claim} THEN 0 ELSE lease_takeovers END`,
-    held: `(${claim} OR ${epoch} IS NULL OR (lease_holder = ${holder} AND lease_epoch = ${epoch}))`,
+    // A claim `ifFree` takes no live lease of another holder (expiry on the database's clock).
+    held: `(CASE WHEN ${claim} THEN NOT ${ifFree} OR lease_holder IS NULL OR lease_holder = ${holder} OR lease_expires_at <= now()
+          ELSE ${epoch} IS NULL OR (lease_holder = ${holder} AND lease_epoch = ${epoch}) END)`,
   };
 }

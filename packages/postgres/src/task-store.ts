@@ -19,10 +19,12 @@ import type pg from 'pg';
 import { eventsChannel } from './cluster/names.js';
 import { CommitNotifier } from './cluster/notifier.js';
 import type { Connection, PostgresConnectionOptions } from './connection.js';
+import { ContractSteps } from './contract-steps.js';
 import { databaseError, lookupable } from './database-errors.js';
 import { openMigrated } from './migrate.js';
 import { EventRetention, resolveRetention, type EventRetentionOptions } from './retention.js';
 import { prepared } from './schema-name.js';
+import { SNAPSHOT_LOGS_STEP } from './snapshot-guard-migration.js';
 import type { SnapshotOptions } from '@taskwire/core';
 import { TaskCommits } from './task-commits.js';
 import { listResponse, listStatement, type ListRow } from './task-list.js';
@@ -85,12 +87,15 @@ export class PostgresTaskStore implements TaskStore {
   private notifier: CommitNotifier | undefined;
 
   private readonly commits: TaskCommits;
+  private readonly logger: Logger | undefined;
 
   private constructor(
     private readonly connection: Connection,
     private readonly retention: EventRetention,
+    private readonly steps: ContractSteps,
     options: PostgresTaskStoreOptions,
   ) {
+    this.logger = options.logger;
     this.maxEvents = retention.maxEventsPerTask;
     this.sql = taskStatements(connection.qualified, this.maxEvents);
     this.commits = new TaskCommits(
@@ -99,6 +104,7 @@ export class PostgresTaskStore implements TaskStore {
         refusal: (request) => this.refusal(request),
         statements: () => this.sql,
         notifier: () => this.notifier,
+        snapshotLogs: () => this.steps.has(SNAPSHOT_LOGS_STEP),
       },
       connection.qualified,
       this.maxEvents,
@@ -110,7 +116,14 @@ export class PostgresTaskStore implements TaskStore {
   static async open(options: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
     const retention = resolveRetention(options.retention);
     const connection = await openMigrated(options, 'createPostgresTaskStore', 'opening the task store');
-    const store = new PostgresTaskStore(connection, new EventRetention(connection, retention, options.logger), options);
+    let steps: ContractSteps;
+    try {
+      steps = await ContractSteps.open(connection, options.logger);
+    } catch (error) {
+      if (connection.owned) await connection.pool.end();
+      throw error;
+    }
+    const store = new PostgresTaskStore(connection, new EventRetention(connection, retention, options.logger), steps, options);
     store.retention.start();
     return store;
   }
@@ -145,7 +158,7 @@ export class PostgresTaskStore implements TaskStore {
     const { rows } = await this.query<Row>(this.sql.get, [taskId], 'reading a task');
     const row = rows[0];
     if (row === undefined) return undefined;
-    const record = { task: taskOfRow(row.task, row.pending), version: row.version, owner: row.owner, lastSequence: Number(row.last_sequence) };
+    const record = { task: taskOfRow(row.task, row.pending, this.logger), version: row.version, owner: row.owner, lastSequence: Number(row.last_sequence) };
     return row.trace === null ? record : { ...record, trace: row.trace };
   }
 
@@ -158,7 +171,7 @@ export class PostgresTaskStore implements TaskStore {
     this.check();
     const statement = listStatement(this.connection.qualified, query);
     const { rows } = await this.query<ListRow>(statement.text, statement.values, 'listing tasks');
-    return listResponse(rows, query, statement.pageSize);
+    return listResponse(rows, query, statement.pageSize, this.logger);
   }
 
   async delete(taskId: string): Promise<boolean> {
@@ -220,6 +233,7 @@ export class PostgresTaskStore implements TaskStore {
   close(): Promise<void> {
     this.closed = true;
     this.closing ??= (async () => {
+      this.steps.stop();
       await this.retention.stop();
       await this.notifier?.idle();
       if (this.connection.owned) await this.connection.pool.end();
@@ -251,6 +265,8 @@ export class PostgresTaskStore implements TaskStore {
     if (row !== undefined && row.version === request.expectedVersion && lease?.kind === 'hold' && (row.lease_holder !== lease.holder || row.lease_epoch !== lease.epoch)) {
       return new LeaseLostError(id);
     }
+    // A claim `ifFree` refused at the version it read: another holder's lease is live.
+    if (row !== undefined && row.version === request.expectedVersion && lease?.kind === 'claim' && lease.ifFree === true) return new LeaseLostError(id);
     return new VersionConflictError(id, request.expectedVersion, row?.version ?? 0);
   }
 }

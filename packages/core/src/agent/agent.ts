@@ -1,5 +1,5 @@
 import type { Message, Task } from '../schema/index.js';
-import type { Principal } from '../service/call-context.js';
+import type { Principal } from '../calls.js';
 import type { AgentEvent, ArtifactInit, ArtifactOptions, Say, StatusOptions } from './events.js';
 
 /**

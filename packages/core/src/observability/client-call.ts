@@ -1,5 +1,5 @@
 import type { MethodName } from '../methods.js';
-import type { StreamEvent } from '../service/task-stream.js';
+import type { StreamEvent } from '../calls.js';
 import { A2A_RPC_SERVICE, ATTR, INVOKE_AGENT, paramsAttributes, resultAttributes } from './attributes.js';
 import { failSpan, failureAttributes } from './call-outcome.js';
 import type { Instruments } from './instruments.js';

@@ -1,7 +1,5 @@
 import type { MethodName } from '../methods.js';
-import type { CallContext } from '../service/call-context.js';
-import type { StreamEvent } from '../service/task-stream.js';
-import { WS_PROTOCOL_BINDING } from '../transport/transport.js';
+import { WS_PROTOCOL_BINDING, type CallContext, type StreamEvent } from '../calls.js';
 import { A2A_RPC_SERVICE, ATTR, paramsAttributes, resultAttributes } from './attributes.js';
 import { failSpan, failureAttributes, RPC_SYSTEM, successAttributes } from './call-outcome.js';
 import type { Instruments } from './instruments.js';

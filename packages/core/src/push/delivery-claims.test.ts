@@ -83,3 +83,45 @@ it('a release waits for the renewal in flight, so the renewal cannot take the re
   await new Promise((resolve) => setTimeout(resolve, 40));
   expect(state.calls.filter((c) => c === 'claim')).toHaveLength(2);
 });
+
+it('renews every claim it holds in one call when the store can, and stops a drain whose claim the store says is gone', async () => {
+  const { state, source } = claimStore();
+  const renewals: string[][] = [];
+  let gone: string | undefined;
+  const configs = {
+    ...source.configs,
+    renewClaims: async (_holder: string, claims: readonly { taskId: string; configId: string }[]) => {
+      renewals.push(claims.map((c) => c.taskId));
+      return claims.filter((c) => c.taskId === gone);
+    },
+  };
+  const claims = new DeliveryClaims({ ...source, configs } as PushSource, () => {}, 30);
+  open.push(claims);
+  expect(await Promise.all(['a', 'b'].map((t) => claims.take(t, 'c')))).toEqual([true, true]);
+  claims.start(60_000);
+  await until(() => renewals.length > 0);
+  expect(renewals[0]).toEqual(['a', 'b']);
+  // Only the two takes went one by one.
+  expect(state.calls.filter((c) => c === 'claim')).toHaveLength(2);
+  gone = 'b';
+  await claims.release('a', 'c');
+  const outcome = await claims.drain('b', 'c', async (holds) => until(() => !holds()));
+  expect(outcome).toBe('taken');
+});
+
+it('a holder that could not renew for nine tenths of the claim\'s time to live stops delivering, on its monotonic clock', async () => {
+  const { source } = claimStore();
+  let now = 5_000;
+  const claims = new DeliveryClaims(source, () => {}, 60_000, undefined, () => now);
+  open.push(claims);
+  // No renewal reaches the store (the timers are not even started): only the clock moves.
+  const seen: boolean[] = [];
+  const outcome = await claims.drain('t', 'c', async (holds) => {
+    now += 53_999;
+    seen.push(holds());
+    now += 1;
+    seen.push(holds(), holds());
+  });
+  expect(seen).toEqual([true, false, false]);
+  expect(outcome).toBe('taken');
+});

@@ -9,22 +9,38 @@ export const DEFAULT_CLAIM_SWEEP_MS = 1_000;
 
 const keyOf = (taskId: string, configId: string) => `${taskId}\u0000${configId}`;
 
-/** A claim this delivery holds: `lost` once a renewal found another process holding it; the renewal in flight, if any. */
+/** Of a claim's time to live, the share after which a claim this process could not renew counts as lost here (the store's expiry comes later). */
+const SAFE_SHARE = 0.9;
+
+/** A monotonic clock in ms: a step of the wall clock never moves it. */
+const monotonic = (): number => performance.now();
+
+/**
+ * A claim this delivery holds: `lost` once a renewal found another process
+ * holding it, or none reached the store for nearly its time to live; the
+ * renewal in flight, if any; when the last one that succeeded was sent.
+ */
 interface Held {
   readonly taskId: string;
   readonly configId: string;
   lost: boolean;
   renewing: Promise<unknown> | undefined;
+  renewedAt: number;
 }
 
 /**
  * A delivery's claims on the configs of a push store that several processes
  * share (one whose `claim` exists): one process at a time delivers a
  * config's events, in order from its cursor. Claims held are renewed every
- * third of their time to live (a long retry wait keeps its claim); configs
- * whose claim expired (their claimer stopped mid-delivery) are handed to
- * `onBehind` every sweep, to go on from their cursor. With a store of one
- * process, every claim is granted at once and nothing runs.
+ * third of their time to live, all in one call when the store has
+ * `renewClaims` (a long retry wait keeps its claim); a claim that could not
+ * be renewed for nine tenths of its time to live is given up here, before
+ * the store lets another process take it (its drain's `holds()` turns
+ * false). Configs whose claim expired (their claimer stopped mid-delivery,
+ * or stopped cleanly and handed them over) are handed to `onBehind` every
+ * sweep, to go on from their cursor. Times are taken on a monotonic clock
+ * (`now`), never the wall clock. With a store of one process, every claim
+ * is granted at once and nothing runs.
  */
 export class DeliveryClaims {
   /** This delivery's name as a claim holder. */
@@ -38,6 +54,7 @@ export class DeliveryClaims {
     private readonly onBehind: (taskId: string, configId: string) => void,
     private readonly ttlMs = DEFAULT_CLAIM_TTL_MS,
     private readonly logger?: Logger,
+    private readonly now: () => number = monotonic,
   ) {
     this.configs = source.configs;
   }
@@ -50,19 +67,7 @@ export class DeliveryClaims {
   /** Starts the renewals and the sweep (a shared store only). */
   start(sweepMs = DEFAULT_CLAIM_SWEEP_MS): void {
     if (!this.shared) return;
-    this.every(this.ttlMs / 3, async () => {
-      for (const [key, held] of [...this.held]) {
-        // Released meanwhile: a renewal now would take the claim again, and nobody would renew it.
-        if (this.held.get(key) !== held) continue;
-        held.renewing = this.configs.claim!(held.taskId, held.configId, this.holder, this.ttlMs);
-        const renewed = await held.renewing.finally(() => (held.renewing = undefined));
-        if (renewed || this.held.get(key) !== held) continue;
-        // Another process holds it now (ours expired): it delivers from the cursor; this one stops.
-        held.lost = true;
-        this.held.delete(key);
-        this.logger?.warn({ taskId: held.taskId, configId: held.configId }, 'Taskwire push: another process took over the delivery to a config; this one stops delivering it');
-      }
-    });
+    this.every(this.ttlMs / 3, () => this.renew());
     const sweep = this.configs.expiredClaims?.bind(this.configs);
     if (sweep) this.every(sweepMs, async () => (await sweep()).forEach(({ taskId, configId }) => this.onBehind(taskId, configId)));
   }
@@ -79,7 +84,7 @@ export class DeliveryClaims {
     if (!(await this.take(taskId, configId))) return 'taken';
     const held = this.held.get(keyOf(taskId, configId));
     try {
-      await drain(() => held === undefined || !held.lost);
+      await drain(() => held === undefined || this.holding(held));
     } finally {
       await this.release(taskId, configId);
     }
@@ -90,8 +95,9 @@ export class DeliveryClaims {
   /** Takes the claim on a config; false while another process holds it (it delivers the events meanwhile). */
   async take(taskId: string, configId: string): Promise<boolean> {
     if (!this.shared) return true;
+    const sent = this.now();
     const taken = await this.configs.claim!(taskId, configId, this.holder, this.ttlMs);
-    if (taken) this.held.set(keyOf(taskId, configId), { taskId, configId, lost: false, renewing: undefined });
+    if (taken) this.held.set(keyOf(taskId, configId), { taskId, configId, lost: false, renewing: undefined, renewedAt: sent });
     return taken;
   }
 
@@ -121,6 +127,51 @@ export class DeliveryClaims {
   async close(): Promise<void> {
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     await Promise.all([...this.held.values()].map(({ taskId, configId }) => this.release(taskId, configId).catch(() => undefined)));
+  }
+
+  /** Renews every claim held: in one call with `renewClaims`, else one `claim` per config. */
+  private async renew(): Promise<void> {
+    const batch = [...this.held];
+    if (batch.length === 0) return;
+    const sent = this.now();
+    const { renewClaims } = this.configs;
+    if (renewClaims) {
+      const renewing = renewClaims.call(this.configs, this.holder, batch.map(([, { taskId, configId }]) => ({ taskId, configId })), this.ttlMs);
+      for (const [, held] of batch) held.renewing = renewing;
+      const lost = await renewing.finally(() => batch.forEach(([, held]) => held.renewing === renewing && (held.renewing = undefined)));
+      const gone = new Set(lost.map(({ taskId, configId }) => keyOf(taskId, configId)));
+      for (const [key, held] of batch) this.renewed(key, held, !gone.has(key), sent);
+      return;
+    }
+    for (const [key, held] of batch) {
+      // Released meanwhile: a renewal now would take the claim again, and nobody would renew it.
+      if (this.held.get(key) !== held) continue;
+      const renewing = this.configs.claim!(held.taskId, held.configId, this.holder, this.ttlMs);
+      held.renewing = renewing;
+      this.renewed(key, held, await renewing.finally(() => (held.renewing = undefined)), sent);
+    }
+  }
+
+  /** What a renewal sent at `sent` found: still held (good for a time to live from then), or held by another process now. */
+  private renewed(key: string, held: Held, ok: boolean, sent: number): void {
+    if (this.held.get(key) !== held || held.lost) return;
+    if (ok) held.renewedAt = Math.max(held.renewedAt, sent);
+    // Another process holds it now (ours expired): it delivers from the cursor; this one stops.
+    else this.lose(key, held, 'Taskwire push: another process took over the delivery to a config; this one stops delivering it');
+  }
+
+  /** True while `held` is held: not lost, and renewed within nine tenths of its time to live (else it is given up now). */
+  private holding(held: Held): boolean {
+    if (held.lost) return false;
+    if (this.now() - held.renewedAt < this.ttlMs * SAFE_SHARE) return true;
+    this.lose(keyOf(held.taskId, held.configId), held, 'Taskwire push: this process could not renew its claim on a config for nearly its whole time to live; it stops delivering it before another process may take it over');
+    return false;
+  }
+
+  private lose(key: string, held: Held, message: string): void {
+    held.lost = true;
+    if (this.held.get(key) === held) this.held.delete(key);
+    this.logger?.warn({ taskId: held.taskId, configId: held.configId }, message);
   }
 
   private every(ms: number, job: () => Promise<void>): void {

@@ -105,9 +105,21 @@ export interface PushConfigStore {
    * expires: then another process takes over from the cursor.
    */
   claim?(taskId: string, configId: string, holder: string, ttlMs: number): Promise<boolean>;
-  /** Optional, with `claim`: gives up `holder`'s claim on the config (another holder's stays). */
+  /**
+   * Optional, with `claim`: renews, in one call, every claim of `holder` on
+   * `claims` for `ttlMs` more; resolves those it no longer holds (another
+   * holder took them, or the config is gone). A delivery prefers it to one
+   * `claim` per config.
+   */
+  renewClaims?(holder: string, claims: readonly { readonly taskId: string; readonly configId: string }[], ttlMs: number): Promise<{ readonly taskId: string; readonly configId: string }[]>;
+  /**
+   * Optional, with `claim`: gives up `holder`'s claim on the config (another
+   * holder's stays). When events after the config's cursor are still owed,
+   * the claim is handed over instead (it expires now), so that another
+   * process's sweep of `expiredClaims` delivers them.
+   */
   release?(taskId: string, configId: string, holder: string): Promise<void>;
-  /** Optional, with `claim`: the configs whose claim expired while held (their holder stopped in the middle of a delivery). */
+  /** Optional, with `claim`: the configs whose claim expired while held (their holder stopped in the middle of a delivery, or handed them over). */
   expiredClaims?(): Promise<{ readonly taskId: string; readonly configId: string }[]>;
   close(): Promise<void>;
 }

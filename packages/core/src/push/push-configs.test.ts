@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Agent } from '../agent/agent.js';
 import { A2AError } from '../errors.js';
 import type { AgentCard, Message, Task } from '../schema/index.js';
-import type { CallContext } from '../service/call-context.js';
+import type { CallContext } from '../calls.js';
 import { TaskService } from '../service/task-service.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
 import { inMemoryTransport } from '../transport/in-memory.js';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { A2AError, invalidParams } from '../errors.js';
 import type { ParsedParamsOf, ResultOf } from '../methods.js';
 import type { AgentCard, SendMessageRequest, TaskPushNotificationConfig } from '../schema/index.js';
-import type { CallContext } from '../service/call-context.js';
+import type { CallContext } from '../calls.js';
 import type { Logger } from '../service/agent-run.js';
 import type { EventHub } from '../service/event-hub.js';
 import { decodePageToken, encodePageToken } from '../store/list-tasks.js';

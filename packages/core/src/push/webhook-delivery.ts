@@ -226,14 +226,14 @@ export class WebhookDelivery implements PushDelivery {
         });
       }
       for (const event of events) {
-        if (!holds() || !(await this.deliver(taskId, configId, event))) return;
+        if (!holds() || !(await this.deliver(taskId, configId, event, holds))) return;
       }
     }
   }
 
-  /** Delivers one event (see `sendWithRetries`); false when the worker must stop (config deleted, delivery closed). */
-  private async deliver(taskId: string, configId: string, event: StoredEvent): Promise<boolean> {
-    const result = await sendWithRetries(this.sender!, taskId, configId, event, true);
+  /** Delivers one event (see `sendWithRetries`) while `holds()`; false when the worker must stop (config deleted, delivery closed, claim lost). */
+  private async deliver(taskId: string, configId: string, event: StoredEvent, holds: () => boolean): Promise<boolean> {
+    const result = await sendWithRetries(this.sender!, taskId, configId, event, true, holds);
     if (result.kind === 'acknowledged') await this.source!.configs.advance(taskId, configId, event.sequence);
     if (result.kind === 'failed') await this.giveUp(taskId, configId, result.url, event.sequence, { event: event.event, attempts: result.attempts, error: result.error });
     return result.kind !== 'gone' && result.kind !== 'stopped';

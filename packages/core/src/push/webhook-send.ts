@@ -40,12 +40,14 @@ export interface SendDeps {
  * attempt (read again every time), holding a slot per attempt, until a 2xx,
  * a failure not to retry, or `policy.maxAttempts`; failures wait with
  * backoff and jitter (at least a Retry-After). With `live`, it ends as
- * `settled` as soon as the config's cursor is at or past the event.
+ * `settled` as soon as the config's cursor is at or past the event. It
+ * ends as `stopped` before an attempt once `holds()` is false (the
+ * delivery's claim on the config was lost: another process delivers it).
  */
-export async function sendWithRetries(deps: SendDeps, taskId: string, configId: string, event: StoredEvent, live: boolean): Promise<SendResult> {
+export async function sendWithRetries(deps: SendDeps, taskId: string, configId: string, event: StoredEvent, live: boolean, holds: () => boolean = () => true): Promise<SendResult> {
   for (let attempt = 1; ; attempt++) {
     const entry = await deps.configs.get(taskId, configId);
-    if (deps.closed()) return { kind: 'stopped' };
+    if (deps.closed() || !holds()) return { kind: 'stopped' };
     if (!entry) return { kind: 'gone' };
     if (live && entry.delivered >= event.sequence) return { kind: 'settled' };
     await deps.slots.acquire();

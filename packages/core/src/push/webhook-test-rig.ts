@@ -1,7 +1,7 @@
 import { afterEach } from 'vitest';
 import type { Agent } from '../agent/agent.js';
 import type { AgentCard, Message, StreamResponse } from '../schema/index.js';
-import type { CallContext } from '../service/call-context.js';
+import type { CallContext } from '../calls.js';
 import { TaskService } from '../service/task-service.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
 import type { TaskStore } from '../store/task-store.js';

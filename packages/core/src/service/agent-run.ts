@@ -7,7 +7,7 @@ import type { Message, Task, TaskStatus } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
 import type { Logger } from '../observability/logger.js';
 import type { RunObservation, RunObserver } from '../observability/run-observer.js';
-import type { Principal } from './call-context.js';
+import type { Principal } from '../calls.js';
 import { RunContext, RunHandle } from './run-context.js';
 import type { TaskEngine } from './task-engine.js';
 import { TransitionFailure } from './task-engine.js';
@@ -35,6 +35,14 @@ export interface RunInput {
   readonly isContinuation: boolean;
   /** Trace context (W3C traceparents): the request that started this run, and the one that created the task. */
   readonly trace?: { readonly startedBy?: string | undefined; readonly origin?: string | undefined } | undefined;
+}
+
+/** How a run starts (see {@link AgentRunner.start}). */
+export interface RunStart {
+  /** The epoch of the lease the run's task was claimed with, when it was claimed before the run starts. */
+  readonly epoch?: number | undefined;
+  /** The tasks the message references, being read: the agent starts once they are. */
+  readonly references?: Promise<readonly Task[]> | undefined;
 }
 
 /**
@@ -98,16 +106,25 @@ export class AgentRunner {
     return failed;
   }
 
-  /** Starts a run in the background; resolves when it has ended (never rejects). */
-  start(input: RunInput): Promise<void> {
+  /**
+   * Starts a run in the background; resolves when it has ended (never
+   * rejects). The run is this task's current one from now on. `from.epoch`
+   * is the epoch of the lease its task was claimed with (a continued,
+   * created-at-once, resumed or taken-over task); a held-back task's run
+   * gets its epoch from the task's first commit, whenever that comes. With
+   * `from.references`, the agent starts once they are read (a failed read
+   * ends the run before the agent starts).
+   */
+  start(input: RunInput, from: RunStart = {}): Promise<void> {
     const taskId = input.task.id;
     const handle = new RunHandle();
-    // A continued or taken-over task's lease was claimed before the run starts; a held-back task's is set by its first commit.
-    handle.epoch = this.engine.leaseEpoch(taskId);
+    handle.epoch = from.epoch;
+    // Lost between the claim and now (the message's push config was being stored, say): the run starts aborted.
+    if (from.epoch !== undefined && this.engine.leaseGone(taskId, from.epoch)) handle.abort(new LeaseLostError(taskId));
+    this.engine.newTasks.bind(taskId, handle);
     this.controllers.set(taskId, handle);
     this.handles.add(handle);
-    const observation = this.observer?.start(input);
-    return this.run(input, handle, observation).finally(() => {
+    return this.run(input, handle, from.references).finally(() => {
       this.handles.delete(handle);
       // Only the task's current run lets it go: an older run ending late must not drop a newer run's record or lease.
       if (this.controllers.get(taskId) !== handle) return;
@@ -116,7 +133,18 @@ export class AgentRunner {
     });
   }
 
-  private async run(input: RunInput, handle: RunHandle, observation: RunObservation | undefined): Promise<void> {
+  private async run(input: RunInput, handle: RunHandle, references: Promise<readonly Task[]> | undefined): Promise<void> {
+    if (references) {
+      try {
+        input = { ...input, referencedTasks: await references };
+      } catch (error) {
+        this.logger?.error({ taskId: input.task.id, error: String(error) }, 'could not read the referenced tasks; the agent was not started');
+        return;
+      }
+    }
+    // Its lease was lost before it started: the task is another process's now.
+    if (handle.reason instanceof LeaseLostError) return;
+    const observation = this.observer?.start(input);
     const context = this.context(input, handle, observation);
     let outcome: unknown;
     try {

@@ -42,7 +42,7 @@ export function linkCoordinator(
     leases.claimed(taskId, epoch);
     engine.activate(record);
     // The caller's principal is not stored: the agent runs with none.
-    const started = runner.start({ task: record.task, message, referencedTasks: [], principal: undefined, isContinuation: users.length > 1 });
+    const started = runner.start({ task: record.task, message, referencedTasks: [], principal: undefined, isContinuation: users.length > 1 }, { epoch });
     runs.add(started);
     void started.then(() => runs.delete(started));
     logger?.warn({ taskId }, 'Taskwire: running the agent again on a task whose process stopped');
@@ -65,6 +65,8 @@ export function linkCoordinator(
   });
   coordinator.attach({
     async settleOrphan(taskId, epoch, takeovers) {
+      // A run here still going has lost its lease (this process takes over only what it no longer holds): it stops.
+      runner.abort(taskId, new LeaseLostError(taskId).message);
       if (takeovers <= (coordinator.rerunOrphans ?? 0) && (await rerun(taskId, epoch))) return;
       leases.claimed(taskId, epoch);
       try {

@@ -36,8 +36,8 @@ export function pause(attempt: number): Promise<void> {
  * retryable error.
  */
 export class RunRetries {
-  /** The attempt whose outcome is unknown, once one failed that way. */
-  unknown: UnknownCommit | undefined;
+  /** Every attempt whose outcome is unknown (one per distinct log position and entry), in the order sent. */
+  readonly unknown: UnknownCommit[] = [];
   private until: number | undefined;
   private count = 0;
 
@@ -54,7 +54,7 @@ export class RunRetries {
   async again(error: unknown, sent?: UnknownCommit): Promise<boolean> {
     this.until ??= Date.now() + this.windowMs;
     if (this.run === undefined || !retryable(error) || this.run.aborted || Date.now() >= this.until) return false;
-    this.unknown ??= sent;
+    if (sent !== undefined && !this.unknown.some((u) => u.lastSequence === sent.lastSequence && u.entry === sent.entry)) this.unknown.push(sent);
     await pause(this.count++);
     return true;
   }
@@ -71,10 +71,25 @@ export interface UnknownCommit {
   readonly entry: string;
 }
 
-/** The stored record and log entry when the commit `unknown` describes did land (its entry follows its sequence in the log); undefined otherwise. */
-export async function landedCommit(store: TaskStore, taskId: string, unknown: UnknownCommit): Promise<{ record: TaskRecord; entry: StreamResponse } | undefined> {
-  const [next] = await store.readEvents(taskId, unknown.lastSequence, 1);
-  if (next === undefined || JSON.stringify(next.event) !== unknown.entry) return undefined;
-  const record = await store.get(taskId);
-  return record && { record, entry: next.event };
+/** A commit found to have landed after all: the stored record now, its first log entry, and the attempt it was. */
+export interface LandedCommit {
+  readonly record: TaskRecord;
+  readonly entry: StreamResponse;
+  readonly attempt: UnknownCommit;
+}
+
+/**
+ * The stored record and log entry when one of the commits `unknown`
+ * describes did land (its entry follows its sequence in the log);
+ * undefined when none did. Every attempt is checked: an event is stamped
+ * once, but attempts made after a version conflict sit at other positions.
+ */
+export async function landedCommit(store: TaskStore, taskId: string, unknown: readonly UnknownCommit[]): Promise<LandedCommit | undefined> {
+  for (const attempt of unknown) {
+    const [next] = await store.readEvents(taskId, attempt.lastSequence, 1);
+    if (next === undefined || JSON.stringify(next.event) !== attempt.entry) continue;
+    const record = await store.get(taskId);
+    return record && { record, entry: next.event, attempt };
+  }
+  return undefined;
 }

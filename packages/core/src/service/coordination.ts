@@ -9,6 +9,7 @@
  * - `claim`: the commit starts a run in `holder`: the lease becomes
  *   `holder`'s, its epoch is the version the commit produces, and it expires
  *   `ttlMs` after the commit unless renewed.
+ *   With `ifFree`, only when no other holder's lease on the task is live.
  * - `hold`: the commit belongs to the run of `holder` at `epoch`: it is
  *   refused with {@link LeaseLostError} unless the task's lease is still
  *   exactly that one; it renews the lease for `ttlMs`.
@@ -21,7 +22,19 @@
  * the run a new message starts supersedes the lease.
  */
 export type LeaseCondition =
-  | { readonly kind: 'claim'; readonly holder: string; readonly ttlMs: number }
+  | {
+      readonly kind: 'claim';
+      readonly holder: string;
+      readonly ttlMs: number;
+      /**
+       * Claims only a task nobody else runs: the commit is refused with
+       * {@link LeaseLostError} while the task's lease is live (unexpired on
+       * the store's clock) and another holder's. A lease of `holder` itself
+       * is taken (its process knows no run of its own holds it), as is an
+       * expired one. Used to start the run a lost answer left owed.
+       */
+      readonly ifFree?: boolean | undefined;
+    }
   | { readonly kind: 'hold'; readonly holder: string; readonly epoch: number; readonly ttlMs: number };
 
 /**

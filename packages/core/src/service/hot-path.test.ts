@@ -3,7 +3,7 @@ import type { Agent } from '../agent/agent.js';
 import { A2AError } from '../errors.js';
 import type { Task } from '../schema/index.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
-import type { CallContext } from './call-context.js';
+import type { CallContext } from '../calls.js';
 import { randomId } from './random-id.js';
 import { deferred, gatedAgent } from './service-test-kit.js';
 import { TaskService } from './task-service.js';

@@ -1,4 +1,4 @@
-export * from './call-context.js';
+export * from '../calls.js';
 export * from './task-stream.js';
 export * from './service-options.js';
 export * from './task-service.js';

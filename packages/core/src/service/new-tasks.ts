@@ -1,7 +1,9 @@
 import type { Message, StreamResponse, Task } from '../schema/index.js';
 import { isSettled } from '../schema/index.js';
 import { deepFreeze } from '../store/clone.js';
-import type { TaskRecord, TaskStore } from '../store/task-store.js';
+import type { CommitResult, TaskRecord, TaskStore } from '../store/task-store.js';
+import { VersionConflictError } from '../store/task-store.js';
+import { landedCommit, RunRetries, type RetryingRun } from './commit-retry.js';
 import type { KeyedLock } from './keyed-lock.js';
 import type { RunLease, TaskLeases } from './task-leases.js';
 import type { TaskOutcome, TaskOutcomes } from './task-outcomes.js';
@@ -14,6 +16,8 @@ export interface EngineParts {
   readonly active: Map<string, TaskRecord>;
   readonly outcomes: TaskOutcomes;
   readonly leases: TaskLeases | undefined;
+  /** How long a run's commit is retried while the store is unreachable, in ms. */
+  retryWindowMs(): number;
   /** Publishes committed events to the task's subscribers. */
   publish(taskId: string, events: readonly StreamResponse[], firstSequence: number): void;
 }
@@ -25,7 +29,25 @@ export interface EngineParts {
  * of being stored ({@link answer}).
  */
 export class NewTasks {
+  /** The runs of held-back tasks (see {@link bind}). */
+  private readonly runs = new Map<string, RunLease & RetryingRun>();
+
   constructor(private readonly parts: EngineParts) {}
+
+  /**
+   * Binds a held-back task to the run that will emit its events: the
+   * task's first commit, whenever it comes (with the first event, or alone
+   * after the window), is that run's: it sets the run's epoch and is
+   * retried on the run's behalf. Does nothing for a task not held back.
+   */
+  bind(taskId: string, run: RunLease & RetryingRun): void {
+    if (this.parts.active.get(taskId)?.version === 0) this.runs.set(taskId, run);
+  }
+
+  /** Forgets the run bound to `taskId` (its run ended). */
+  forget(taskId: string): void {
+    this.runs.delete(taskId);
+  }
 
   /**
    * Holds a new task back (see `TaskEngine`): in memory, active, with
@@ -80,6 +102,7 @@ export class NewTasks {
       const current = this.parts.active.get(taskId);
       if (current === undefined || current.version > 0 || !this.parts.outcomes.claim(taskId)) return false;
       this.parts.active.delete(taskId);
+      this.runs.delete(taskId);
       this.parts.outcomes.created(taskId, { message });
       return true;
     });
@@ -106,20 +129,45 @@ export class NewTasks {
 
   /**
    * Stores a held-back task (read as `held`) as `task`, its log starting
-   * with `events`; its waiters learn the outcome. The engine calls it, under
-   * the task's lock, with the task's first event.
+   * with `events`, claiming its lease for `run` (default: the run bound to
+   * it), whose epoch it sets; its waiters learn the outcome. Retried like a
+   * run's other commits while the store is unreachable (an attempt that
+   * landed after all is recognised). The engine calls it, under the task's
+   * lock, with the task's first event.
    */
-  async commitNew(held: TaskRecord, task: Task, events: StreamResponse[], run?: RunLease): Promise<TaskRecord> {
+  async commitNew(held: TaskRecord, task: Task, events: StreamResponse[], run = this.runs.get(task.id)): Promise<TaskRecord> {
     const taskId = task.id;
-    let result;
-    try {
-      result = await this.parts.store.commit({ task, expectedVersion: 0, owner: held.owner, events, trace: held.trace, lease: this.parts.leases?.condition(taskId, true) });
-      this.parts.leases?.claimed(taskId, result.version);
-      if (run && this.parts.leases) run.epoch = result.version;
-    } catch (error) {
+    this.runs.delete(taskId);
+    const { store, leases } = this.parts;
+    const lease = leases?.condition(taskId, true);
+    const sent = { lastSequence: 0, entry: JSON.stringify(events[0]) };
+    let retries: RunRetries | undefined;
+    let result: CommitResult;
+    for (;;) {
+      let failure: unknown;
+      try {
+        result = await store.commit({ task, expectedVersion: 0, owner: held.owner, events, trace: held.trace, lease });
+        break;
+      } catch (error) {
+        failure = error;
+      }
+      try {
+        // A creating commit that landed after all (its answer was lost): the claim it made produced version 1.
+        if (retries !== undefined && retries.unknown.length > 0 && failure instanceof VersionConflictError && (await landedCommit(store, taskId, retries.unknown))) {
+          result = { version: 1, firstSequence: 1, lastSequence: events.length };
+          break;
+        }
+      } catch (readError) {
+        failure = readError;
+      }
+      if (await (retries ??= new RunRetries(run, this.parts.retryWindowMs())).again(failure, sent)) continue;
       this.parts.active.delete(taskId);
-      this.parts.outcomes.failed(taskId, error);
-      throw error;
+      this.parts.outcomes.failed(taskId, failure);
+      throw failure;
+    }
+    if (leases) {
+      leases.claimed(taskId, result.version);
+      if (run) run.epoch = result.version;
     }
     const record: TaskRecord = { task, owner: held.owner, version: result.version, lastSequence: result.lastSequence, trace: held.trace };
     this.parts.active.set(taskId, record);

@@ -7,7 +7,8 @@ import { createMemoryTaskStore } from '../store/memory-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import { deferred, gatedAgent } from './service-test-kit.js';
 import { TaskService } from './task-service.js';
-import { stateOf, type StreamEvent } from './task-stream.js';
+import type { StreamEvent } from '../calls.js';
+import { stateOf } from './task-stream.js';
 
 const user = (text: string, extra: Partial<Message> = {}): { message: Message } => ({
   message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra },

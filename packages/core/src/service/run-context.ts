@@ -3,7 +3,7 @@ import { textOf } from '../agent/agent.js';
 import type { AgentEvent, ArtifactInit, ArtifactOptions, Say, StatusOptions } from '../agent/events.js';
 import * as build from '../agent/events.js';
 import type { Message, Task } from '../schema/index.js';
-import type { Principal } from './call-context.js';
+import type { Principal } from '../calls.js';
 
 /**
  * One run's cancellation. The AbortController (costly to make) is created

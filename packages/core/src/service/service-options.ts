@@ -10,8 +10,7 @@ import type { TelemetrySetting } from '../observability/telemetry.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { TaskCoordinator } from './coordination.js';
 import type { Logger } from './agent-run.js';
-import type { CallContext } from './call-context.js';
-import type { StreamEvent } from './task-stream.js';
+import type { CallContext, StreamEvent } from '../calls.js';
 
 /** How a {@link TaskService} is built. */
 export interface TaskServiceOptions {

@@ -1,38 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../agent/agent.js';
-import { A2AError } from '../errors.js';
-import { createMemoryTaskStore } from '../store/memory-store.js';
-import type { TaskStore } from '../store/task-store.js';
+import { faultyStore } from './service-test-kit.js';
 import { TaskService } from './task-service.js';
-
-/** A memory store whose commits and reads fail once `down` is set (a database that went away). */
-function failingStore(): { store: TaskStore; down(): void; up(): void; commits: number; loseNextAnswer: boolean } {
-  const inner = createMemoryTaskStore();
-  let down = false;
-  const unavailable = () => Promise.reject(new A2AError('Internal', 'The task database is unreachable; retry shortly', { retryable: 'true' }));
-  const store: TaskStore = {
-    get: (id) => (down ? unavailable() : inner.get(id)),
-    commit: (request) => {
-      failing.commits++;
-      if (failing.loseNextAnswer && !down) {
-        // Stored, but the answer is lost on the way back (the connection died after the commit was sent).
-        failing.loseNextAnswer = false;
-        return inner.commit(request).then(() => unavailable());
-      }
-      return down ? unavailable() : inner.commit(request);
-    },
-    list: (query) => inner.list(query),
-    delete: (id) => inner.delete(id),
-    readEvents: (id, after, limit) => inner.readEvents(id, after, limit),
-    close: () => inner.close(),
-  };
-  const failing = { store, down: () => void (down = true), up: () => void (down = false), commits: 0, loseNextAnswer: false };
-  return failing;
-}
 
 describe('a store that fails while a task runs', () => {
   it('fails a blocking SendMessage with the store\'s error, once its retries are over, instead of leaving it waiting', async () => {
-    const { store, down } = failingStore();
+    const { store, down } = faultyStore();
     let proceed!: () => void;
     const gate = new Promise<void>((resolve) => (proceed = resolve));
     const agent: Agent = async (ctx) => {
@@ -49,7 +22,7 @@ describe('a store that fails while a task runs', () => {
   });
 
   it('goes on once the store is back within the retry time: the run completes, each event stored once', async () => {
-    const failing = failingStore();
+    const failing = faultyStore();
     let proceed!: () => void;
     const gate = new Promise<void>((resolve) => (proceed = resolve));
     const agent: Agent = async (ctx) => {
@@ -75,10 +48,10 @@ describe('a store that fails while a task runs', () => {
   });
 
   it('a commit whose answer was lost but which was stored is not applied again: each chunk once', async () => {
-    const failing = failingStore();
+    const failing = faultyStore();
     const agent: Agent = async (ctx) => {
       await ctx.working('started');
-      failing.loseNextAnswer = true;
+      failing.faults.push('lose');
       await ctx.artifact({ name: 'out', text: 'one' });
       await ctx.artifact({ name: 'out', text: ' two' }, { append: true, lastChunk: true });
       await ctx.complete('done');

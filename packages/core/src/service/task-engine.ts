@@ -7,9 +7,12 @@ import type { StoredEvent, TaskRecord, TaskStore } from '../store/task-store.js'
 import { VersionConflictError } from '../store/task-store.js';
 import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
-import { NewTasks } from './new-tasks.js';
+import { NewTasks, type EngineParts } from './new-tasks.js';
+import { claimOwedRun } from './owed-run.js';
 import type { Logger } from './agent-run.js';
 import type { RunLease, TaskLeases } from './task-leases.js';
+import type { LeaseCondition } from './coordination.js';
+import { LeaseLostError } from './coordination.js';
 import { landedCommit, RUN_COMMIT_RETRY_MS, RunRetries, type RetryingRun } from './commit-retry.js';
 import type { TaskOutcome } from './task-outcomes.js';
 import { TaskOutcomes } from './task-outcomes.js';
@@ -52,6 +55,7 @@ export class TaskEngine {
   private readonly clock: StatusClock;
   /** New tasks: held back, stored at once, stored later, or answered instead (see the class comment). */
   readonly newTasks: NewTasks;
+  private readonly parts: EngineParts;
 
   /** `now` is the clock (default: the system clock, formatted once per millisecond). */
   constructor(
@@ -65,7 +69,16 @@ export class TaskEngine {
   ) {
     this.hub = new EventHub(store, leases?.coordinator, logger);
     this.clock = new StatusClock(now);
-    this.newTasks = new NewTasks({ store, lock: this.lock, active: this.active, outcomes: this.outcomes, leases, publish: (id, events, first) => this.publish(id, events, first) });
+    this.parts = {
+      store,
+      lock: this.lock,
+      active: this.active,
+      outcomes: this.outcomes,
+      leases,
+      retryWindowMs: () => this.retryWindowMs,
+      publish: (id, events, first) => this.publish(id, events, first),
+    };
+    this.newTasks = new NewTasks(this.parts);
   }
 
   /** The current ISO timestamp. */
@@ -120,16 +133,22 @@ export class TaskEngine {
    * status or artifact update event object becomes the log entry itself
    * (frozen by the memory store): do not reuse it. With
    * `activate`, a task the event changed is kept in memory from this commit
-   * on (see `NewTasks.create`). `run` is the lease of the agent run emitting
-   * the event (its commits are fenced by its own epoch; a held-back task's
-   * first commit sets it); without it, the lease held here now, if any.
+   * on (see `NewTasks.create`). The event is stamped once: every attempt
+   * to commit it is the same log entry. `run` is the agent run emitting the
+   * event: its commits are fenced by its own epoch, set when its task was
+   * stored (with several processes on the store, a run without one is
+   * refused with {@link LeaseLostError}, never sent unfenced), and retried
+   * while the store is unreachable (an attempt that landed after all is
+   * recognised, whichever it was). Without `run`, the commit carries the
+   * lease held here now, if any, and is not retried.
    */
   apply(taskId: string, event: LifecycleEvent, activate = false, run?: RunLease & RetryingRun): Promise<Applied> {
     return this.lock.run(taskId, async () => {
-      const epoch = run === undefined || this.leases === undefined ? undefined : (run.epoch ??= this.leases.epochOf(taskId));
+      // Stamped once: every attempt of the event is the same log entry, so a retry recognises an attempt that landed.
+      const stamped = this.clock.stamp(event);
       // Made on the first failure only: the hot path allocates nothing for it.
       let retries: RunRetries | undefined;
-      const failed = () => (retries ??= new RunRetries(run, this.leases ? this.leases.coordinator.leaseTtlMs : this.retryMs));
+      const failed = () => (retries ??= new RunRetries(run, this.retryWindowMs));
       for (let attempt = 0; ; ) {
         let current: TaskRecord | undefined;
         try {
@@ -139,7 +158,6 @@ export class TaskEngine {
           throw error;
         }
         if (!current) throw new A2AError('TaskNotFound', `Task ${taskId} no longer exists`, { taskId });
-        const stamped = this.clock.stamp(event);
         const result = reduce(current.task, stamped);
         if (!result.ok) {
           // Ended meanwhile by another process (a cancel): whoever waits for the task learns of it now.
@@ -153,13 +171,14 @@ export class TaskEngine {
           this.outcomes.claim(taskId);
           return { record: await this.newTasks.commitNew(current, result.task, [{ task: current.task }, wire], run), duplicate: false };
         }
+        const lease = this.condition(taskId, activate, run);
         try {
           const committed = await this.store.commit({
             task: result.task,
             expectedVersion: current.version,
             owner: current.owner,
             events: [wire],
-            lease: this.leases?.condition(taskId, activate, epoch),
+            lease,
             // The logged update is the reduced event itself: a store may keep it alone (see CommitRequest.appendOnly).
             appendOnly: wire === stamped && result.task.status.state === current.task.status.state,
           });
@@ -167,17 +186,16 @@ export class TaskEngine {
           const record: TaskRecord = { task: result.task, owner: current.owner, version: committed.version, lastSequence: committed.lastSequence, trace: current.trace };
           return { record: this.accepted(taskId, record, wire, committed.firstSequence, activate), duplicate: false };
         } catch (error) {
-          const unknown = retries?.unknown;
-          if (unknown !== undefined && error instanceof VersionConflictError) {
+          if (retries !== undefined && retries.unknown.length > 0 && error instanceof VersionConflictError) {
             // An earlier attempt whose connection died may have landed after all: then it is this event's commit.
             let landed;
             try {
-              landed = await landedCommit(this.store, taskId, unknown);
+              landed = await landedCommit(this.store, taskId, retries.unknown);
             } catch (readError) {
               if (await failed().again(readError)) continue;
               throw readError;
             }
-            if (landed) return { record: this.accepted(taskId, landed.record, landed.entry, unknown.lastSequence + 1, activate), duplicate: false };
+            if (landed) return { record: this.accepted(taskId, landed.record, landed.entry, landed.attempt.lastSequence + 1, activate), duplicate: false };
           }
           // Retried on the same version: if the lost attempt landed after all, the conflict above finds it.
           if (await failed().again(error, { lastSequence: current.lastSequence, entry: JSON.stringify(wire) })) continue;
@@ -186,6 +204,36 @@ export class TaskEngine {
         }
       }
     });
+  }
+
+  /**
+   * The lease condition of a commit to a stored task (with several
+   * processes on the store): a claim when it starts a run; the hold of
+   * `run`'s own epoch for a run's commit (a run without one is refused with
+   * {@link LeaseLostError}: it is never sent unfenced); for a commit of no
+   * run (a cancel, a recovery), the lease held here now, if any.
+   */
+  private condition(taskId: string, claim: boolean, run: RunLease | undefined): LeaseCondition | undefined {
+    if (this.leases === undefined) return undefined;
+    if (claim || run === undefined) return this.leases.condition(taskId, claim);
+    if (run.epoch === undefined) throw new LeaseLostError(taskId);
+    return this.leases.condition(taskId, false, run.epoch);
+  }
+
+  /** How long a run's commit is retried while the store is unreachable: the lease's time to live in a cluster. */
+  get retryWindowMs(): number {
+    return this.leases ? this.leases.coordinator.leaseTtlMs : this.retryMs;
+  }
+
+  /**
+   * Claims a stored task for the run its last message is owed (see
+   * {@link claimOwedRun}): a client sent `messageId` again because the
+   * answer to its first send was lost after the commit landed. Resolves the
+   * claimed record (its version is the run's epoch), or undefined when
+   * someone runs the task or it needs no run.
+   */
+  claimOwedRun(taskId: string, messageId: string, idle: () => boolean): Promise<TaskRecord | undefined> {
+    return claimOwedRun(this.parts, taskId, messageId, idle);
   }
 
   /** A committed event: the record becomes the active one (when `activate` or already active), subscribers and waiters hear of it. */
@@ -219,6 +267,16 @@ export class TaskEngine {
     this.active.set(record.task.id, record);
   }
 
+  /**
+   * True when a run claimed at `epoch` no longer holds `taskId`'s lease here
+   * (with several processes on the store): a renewal found it lost, or a
+   * newer claim superseded it, before the run started. Always false for a
+   * process alone on its store.
+   */
+  leaseGone(taskId: string, epoch: number): boolean {
+    return this.leases !== undefined && this.leases.epochOf(taskId) !== epoch;
+  }
+
   /** The epoch of the lease this process holds on `taskId` now (with several processes on the store), if any. */
   leaseEpoch(taskId: string): number | undefined {
     return this.leases?.epochOf(taskId);
@@ -232,6 +290,7 @@ export class TaskEngine {
   deactivate(taskId: string, epoch?: number): void {
     const known = this.active.get(taskId);
     this.active.delete(taskId);
+    this.newTasks.forget(taskId);
     this.leases?.release(taskId, epoch);
     if (known?.version === 0) this.outcomes.failed(taskId, new A2AError('Internal', `Task ${taskId} ended before it was stored`, { taskId }));
   }

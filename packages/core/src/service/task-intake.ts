@@ -6,8 +6,8 @@ import type { PushConfigMethods } from '../push/push-configs.js';
 import type { SendMessageRequest, Task } from '../schema/index.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
 import type { AgentRunner, Logger } from './agent-run.js';
-import type { CallContext } from './call-context.js';
-import { ownerOf } from './call-context.js';
+import type { CallContext } from '../calls.js';
+import { ownerOf } from '../calls.js';
 import type { TaskEngine } from './task-engine.js';
 import { TransitionFailure } from './task-engine.js';
 
@@ -38,7 +38,11 @@ export interface Started {
    * (not stored) until the agent's first event: see `TaskEngine.prepare`.
    */
   readonly record: TaskRecord;
-  /** The message was already on the task (same messageId): nothing runs. */
+  /**
+   * The message was already on the task (same messageId) and nothing is
+   * owed to it: nothing runs. (A message sent again whose task still waits
+   * for its run, with nobody running it, is no duplicate: it starts that run.)
+   */
   readonly duplicate: boolean;
   /** Starts the agent (nothing for a duplicate). */
   run(): void;
@@ -80,6 +84,12 @@ export class TaskIntake {
       const applied = await this.continueTask(existing, params);
       record = applied.record;
       duplicate = applied.duplicate;
+      // Sent again: when the answer to the first send was lost after its commit landed, nobody started the run it is owed.
+      const owed = duplicate ? await engine.claimOwedRun(record.task.id, message.messageId, () => !this.host.runner.isRunning(record.task.id)) : undefined;
+      if (owed) {
+        record = owed;
+        duplicate = false;
+      }
     } else {
       const task = createTask(message, { taskId: message.taskId ?? this.host.newId(), contextId: message.contextId || this.host.newId(), timestamp: engine.timestamp() });
       const visibleAtOnce = message.taskId !== undefined || push !== undefined || params.configuration?.returnImmediately === true;
@@ -94,7 +104,8 @@ export class TaskIntake {
         throw error;
       }
     }
-    const isContinuation = existing !== undefined;
+    // A task resumed for its first message (sent again) is not a continuation.
+    const isContinuation = existing !== undefined && record.task.history?.find((m) => m.role === 'ROLE_USER')?.messageId !== message.messageId;
     return { record, duplicate, run: () => (duplicate ? undefined : this.run(record, params, context, isContinuation)) };
   }
 
@@ -107,15 +118,9 @@ export class TaskIntake {
     const trace = startedBy !== undefined || record.trace !== undefined ? { startedBy, origin: record.trace } : undefined;
     const input = { task: record.task, message, referencedTasks: [] as Task[], principal: context.principal, isContinuation, trace };
     // Without referenceTaskIds the agent starts at once, with no hop through a store read.
-    const started = message.referenceTaskIds?.length
-      ? this.references(message.referenceTaskIds, ownerOf(context, params.tenant)).then(
-          (referencedTasks) => runner.start({ ...input, referencedTasks }),
-          (error: unknown) => {
-            engine.deactivate(taskId);
-            this.host.logger?.error({ taskId, error: String(error) }, 'could not read the referenced tasks; the agent was not started');
-          },
-        )
-      : runner.start(input);
+    const references = message.referenceTaskIds?.length ? this.references(message.referenceTaskIds, ownerOf(context, params.tenant)) : undefined;
+    // A stored task was claimed for this run by the commit that made this record: its version is the lease's epoch.
+    const started = runner.start(input, { epoch: record.version > 0 ? record.version : undefined, references });
     this.host.runs.add(started);
     void started.then(() => this.host.runs.delete(started));
     // An agent that emits at once has claimed its task by now (the first commit starts synchronously): no timer then.

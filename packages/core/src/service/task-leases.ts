@@ -20,6 +20,8 @@ export interface RunLease {
 
 interface Held {
   readonly epoch: number;
+  /** True once a renewal found the lease gone (the entry stays until its run releases it). */
+  lost: boolean;
   stop(): void;
 }
 
@@ -56,23 +58,34 @@ export class TaskLeases {
     return at === undefined ? undefined : { kind: 'hold', holder, epoch: at, ttlMs };
   }
 
-  /** The epoch of the lease this process holds on `taskId` now, if any. */
+  /** The condition of a claim that takes `taskId` only when no other process holds a live lease on it (see `LeaseCondition.ifFree`). */
+  claimIfFree(): LeaseCondition {
+    return { kind: 'claim', holder: this.coordinator.processId, ttlMs: this.coordinator.leaseTtlMs, ifFree: true };
+  }
+
+  /** The epoch of the lease this process holds on `taskId` now, if any (none once the lease was found lost). */
   epochOf(taskId: string): number | undefined {
-    return this.held.get(taskId)?.epoch;
+    const held = this.held.get(taskId);
+    return held === undefined || held.lost ? undefined : held.epoch;
   }
 
   /** This process now holds the lease of `taskId` at `epoch` (a claim commit, or a take-over): renewed and watched until {@link release}. */
   claimed(taskId: string, epoch: number): void {
     this.held.get(taskId)?.stop();
-    const stopHold = this.coordinator.hold(taskId, epoch, () => this.events?.lost(taskId, epoch));
+    const stopHold = this.coordinator.hold(taskId, epoch, () => {
+      if (this.held.get(taskId) === held) held.lost = true;
+      this.events?.lost(taskId, epoch);
+    });
     const stopWatch = this.coordinator.watch(taskId, (lastSequence) => this.events?.changed(taskId, lastSequence));
-    this.held.set(taskId, {
+    const held: Held = {
       epoch,
+      lost: false,
       stop() {
         stopHold();
         stopWatch();
       },
-    });
+    };
+    this.held.set(taskId, held);
   }
 
   /** Stops renewing and watching `taskId` (its run here ended); with `epoch`, only when the lease held is still that run's. */

@@ -5,7 +5,7 @@ import { A2AError } from '../errors.js';
 import type { LogFields, Logger } from '../observability/logger.js';
 import type { Message, Task } from '../schema/index.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
-import type { CallContext } from './call-context.js';
+import type { CallContext } from '../calls.js';
 import { TaskService } from './task-service.js';
 import { stateOf } from './task-stream.js';
 

@@ -1,3 +1,4 @@
+import type { StreamEvent } from '../calls.js';
 import { A2AError } from '../errors.js';
 import type { Message, StreamResponse, Task, TaskState } from '../schema/index.js';
 import type { TaskRecord } from '../store/task-store.js';
@@ -5,16 +6,6 @@ import { isInterrupted, isSettled, isTerminal } from '../schema/index.js';
 import type { Subscription } from './event-hub.js';
 import type { TaskEngine } from './task-engine.js';
 
-/**
- * One item of a server stream: a stream response and the sequence number of
- * the task event it reflects (the resume point a transport sends as SSE
- * `id:`, a tRPC tracked id or gRPC metadata). A stream that answers with a
- * message and no task carries it with sequence 0.
- */
-export interface StreamEvent {
-  readonly sequence: number;
-  readonly response: StreamResponse;
-}
 
 /** The state a stream response leaves its task in, if it says. */
 export function stateOf(response: StreamResponse): TaskState | undefined {

@@ -1,6 +1,5 @@
 import type { ParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
-import type { CallContext } from '../service/call-context.js';
-import type { StreamEvent } from '../service/task-stream.js';
+import type { CallContext, StreamEvent } from '../calls.js';
 import type { TaskService } from '../service/task-service.js';
 import type { CallOptions, Transport } from './transport.js';
 

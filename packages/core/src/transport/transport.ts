@@ -1,5 +1,5 @@
 import type { ParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
-import type { StreamEvent } from '../service/task-stream.js';
+import type { StreamEvent } from '../calls.js';
 
 /** Per-call options every transport honours. */
 export interface CallOptions {
@@ -29,12 +29,3 @@ export interface Transport {
   /** Releases connections. */
   close?(): Promise<void>;
 }
-
-/**
- * The `protocolBinding` URI of Taskwire's WebSocket binding (A2A §5.8 names
- * a custom binding by a URI; a breaking change gets a new one): tRPC over
- * WebSocket, one procedure per v1.0 operation. The server
- * (`@taskwire/server-ws`) advertises it and the client
- * (`@taskwire/client/ws`) registers for it.
- */
-export const WS_PROTOCOL_BINDING = 'https://taskwire.dev/bindings/trpc-ws/v1';

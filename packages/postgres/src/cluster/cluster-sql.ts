@@ -25,9 +25,11 @@ export interface ClusterStatements {
    * else counts, not a dropped session nor a missing heartbeat), bumping
    * the task's version so that the new epoch is one no earlier lease had;
    * returns id, epoch and how many take-overs the run has had. `$6` (at
-   * start-up, or null): a holder prefix (`<replica name>#`) whose leases are
-   * taken whether expired or not (this replica's earlier process: gone). Rows
-   * another replica is taking over are skipped (one winner each).
+   * start-up, when this process holds its name's lock, or null): a holder
+   * prefix (`<replica name>#`) whose leases are taken whether expired or not
+   * when their holder has no session left (`pg_stat_activity` names none
+   * with its tag): this replica's earlier process, gone. Rows another
+   * replica is taking over are skipped (one winner each).
    */
   readonly takeOver: string;
   /** `$1` holder: makes this replica's remaining leases expire now (a stopping replica hands them over). */
@@ -49,11 +51,17 @@ export function clusterStatements(S: string): ClusterStatements {
       SELECT h.id FROM held h
       WHERE NOT EXISTS (SELECT 1 FROM renewed r WHERE r.id = h.id)
         AND NOT EXISTS (SELECT 1 FROM ${S}.tasks t WHERE t.id = h.id AND t.state NOT IN ${RUNNING_STATE_LIST})`,
-    takeOver: `WITH orphans AS (
+    // The sessions of live replicas are read once, and only at start-up with a name ($6).
+    takeOver: `WITH live AS MATERIALIZED (
+        SELECT application_name FROM pg_stat_activity WHERE $6::text IS NOT NULL AND application_name LIKE 'taskwire %'
+      ), orphans AS (
         SELECT t.id FROM ${S}.tasks t
         WHERE t.state IN ${RUNNING_STATE_LIST}
           AND CASE WHEN t.lease_holder IS NULL THEN $3::boolean
-                   ELSE t.lease_expires_at < now() OR (left(t.lease_holder, length($6::text)) = $6::text AND t.lease_holder <> $1) END
+                   WHEN t.lease_expires_at < now() THEN true
+                   WHEN $6::text IS NULL THEN false
+                   ELSE left(t.lease_holder, length($6::text)) = $6::text AND t.lease_holder <> $1
+                     AND NOT EXISTS (SELECT 1 FROM live WHERE strpos(live.application_name, ' ' || split_part(t.lease_holder, '#', 2)) > 0) END
           AND (t.lease_holder IS DISTINCT FROM $1 OR t.id <> ALL($5::text[]))
         ORDER BY t.id
         LIMIT $4

@@ -1,25 +1,10 @@
-import type { CoordinatorHost } from '@taskwire/core';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describePostgres, type TestDatabase } from '../database-test-kit.js';
 import { quoteSchema } from '../schema-name.js';
 import { createPostgresTaskStore, type PostgresTaskStore } from '../task-store.js';
 import { createPostgresCoordinator, type PostgresCoordinator, type PostgresCoordinatorOptions } from './coordinator.js';
 import { eventsChannel } from './names.js';
-
-/** Resolves once `check` holds, looking again on each notification-free turn of the loop (no fixed sleep). */
-async function until(check: () => boolean | Promise<boolean>, what: string, limitMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > limitMs) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-/** A service stand-in that records the tasks handed to it. */
-function recordingHost(): CoordinatorHost & { settled: [string, number][] } {
-  const settled: [string, number][] = [];
-  return { settled, settleOrphan: async (taskId, epoch) => void settled.push([taskId, epoch]) };
-}
+import { insertTask, recordingHost, until } from './coordinator-test-kit.js';
 
 describePostgres('PostgresCoordinator', (db: TestDatabase) => {
   let schema: string;
@@ -32,12 +17,7 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     return c;
   };
   /** A task row as the store writes it, with a lease. */
-  const task = (id: string, state: string, lease?: { holder: string; expiresInMs: number; epoch?: number }) =>
-    db.pool.query(
-      `INSERT INTO ${S}.tasks (id, owner, context_id, state, status_key, version, last_sequence, task, lease_holder, lease_epoch, lease_expires_at)
-       VALUES ($1, '', 'c', $2, 'k', 3, 3, '{}', $3, $4, now() + $5::double precision * interval '1 millisecond')`,
-      [id, state, lease?.holder ?? null, lease ? (lease.epoch ?? 1) : null, lease?.expiresInMs ?? null],
-    );
+  const task = (id: string, state: string, lease?: { holder: string; expiresInMs: number; epoch?: number }) => insertTask(db.pool, S, id, state, lease);
   const leaseOf = async (id: string) =>
     (await db.pool.query(`SELECT lease_holder, lease_epoch, lease_expires_at > now() AS live FROM ${S}.tasks WHERE id = $1`, [id])).rows[0];
 

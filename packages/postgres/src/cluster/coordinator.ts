@@ -7,76 +7,20 @@ import { backgroundPool, PoolConnections } from './background-pool.js';
 import { BackgroundJobs } from './background-jobs.js';
 import { clusterStatements, type ClusterStatements } from './cluster-sql.js';
 import { LeaseKeeper } from './lease-keeper.js';
+import { ReplicaName } from './replica-name.js';
 import { CommitListener } from './listener.js';
-import { eventsChannel } from './names.js';
+import { eventsChannel, replicaLockName, sessionName } from './names.js';
+import { DEFAULT_CATCH_UP_INTERVAL_MS, DEFAULT_LEASE_TTL_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS, interval, type PostgresCoordinatorOptions } from './coordinator-options.js';
 
-/** Default of {@link PostgresCoordinatorOptions.leaseTtlMs}: 15 s. */
-export const DEFAULT_LEASE_TTL_MS = 15_000;
-/** Default of {@link PostgresCoordinatorOptions.catchUpIntervalMs}: 1 s. */
-export const DEFAULT_CATCH_UP_INTERVAL_MS = 1_000;
-/** Default of {@link PostgresCoordinatorOptions.pingIntervalMs}: 2 s. */
-export const DEFAULT_PING_INTERVAL_MS = 2_000;
-/** Default of {@link PostgresCoordinatorOptions.pingTimeoutMs}: 3 s. */
-export const DEFAULT_PING_TIMEOUT_MS = 3_000;
+export { DEFAULT_CATCH_UP_INTERVAL_MS, DEFAULT_LEASE_TTL_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS } from './coordinator-options.js';
+export type { PostgresCoordinatorOptions } from './coordinator-options.js';
+
 /** Tasks taken over per statement. */
 const TAKE_OVER_BATCH = 100;
 /** Ids per catch-up statement. */
 const CATCH_UP_BATCH = 1_000;
 /** The longest wait between two tries of a failing sweep or catch-up. */
 const MAX_BACKOFF_MS = 5_000;
-
-/** Options of {@link createPostgresCoordinator}: the replica's task store, and the cluster's timing. */
-export interface PostgresCoordinatorOptions {
-  /** The task store of this replica: the coordinator uses its schema and database, and makes its commits announce themselves. */
-  readonly store: PostgresTaskStore;
-  /**
-   * How long a task's lease lasts without renewal (default 15 s); renewed
-   * every third of it. Only an expired lease lets another replica take a
-   * task over, so it bounds how long a task stays unsettled after its
-   * replica died (killed, frozen, cut off): about this long plus one sweep.
-   * A replica that cannot renew for nine tenths of it stops its runs itself.
-   * A replica that stops cleanly (`close`) hands its leases over at once.
-   */
-  readonly leaseTtlMs?: number;
-  /** How often watched tasks are re-read, so a lost notification only delays (default 1 s). */
-  readonly catchUpIntervalMs?: number;
-  /**
-   * How often the LISTEN connection is pinged (default 2 s); a ping not
-   * answered within `pingTimeoutMs` (default 3 s) means the path to the
-   * database went silent (a half-open connection): the connection is
-   * replaced, and so are the connections of the store's pool and the
-   * coordinator's own (a statement in flight fails at once, retryably).
-   * The interval also sets the TCP keep-alive delay.
-   */
-  readonly pingIntervalMs?: number;
-  /** See {@link pingIntervalMs}. */
-  readonly pingTimeoutMs?: number;
-  /**
-   * How many times a task whose replica stopped is run again on another
-   * (its agent called anew with the task's last user message) before it
-   * fails instead; counted per run (a new message starts the count again).
-   * Default 0: never, since a re-run may repeat what the agent already did.
-   */
-  readonly rerunOrphans?: number;
-  /**
-   * A name for this replica that no other live process of the cluster has,
-   * and that its next start has again (a pod name, a host and port, a
-   * systemd instance): its leases carry it, and a process started under the
-   * same name settles, at start-up (`recover`), the tasks its predecessor
-   * left running at once, since that predecessor is certainly gone (a
-   * crashed single server restarting, say). Without it, those tasks are
-   * settled when their leases expire. No `#` in it.
-   */
-  readonly replicaName?: string;
-  /** Told about lost connections, lost leases and failed background work (once per streak). */
-  readonly logger?: Logger;
-}
-
-function interval(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!(value >= 10) || !Number.isFinite(value)) throw new RangeError(`${name} must be a finite number of milliseconds, at least 10 (got ${value})`);
-  return value;
-}
 
 /**
  * The {@link TaskCoordinator} of replicas sharing one PostgreSQL schema
@@ -92,14 +36,17 @@ function interval(value: number | undefined, fallback: number, name: string): nu
  * - sweep: about every fifth of the lease (between 0.2 and 1 s), the
  *   submitted or working tasks whose lease expired are taken over (one
  *   replica wins each) and handed to the service to settle.
+ * - names: with `replicaName`, the LISTEN connection holds an advisory
+ *   lock on the name, the proof a start-up needs before it takes the
+ *   unexpired leases of the name's earlier processes.
  * Renewals, the sweep and the catch-up use a small pool of their own, so
  * request traffic never delays them; no error of theirs escapes.
  */
 export class PostgresCoordinator implements TaskCoordinator {
   readonly shared = true;
   readonly processId: string;
-  /** `<replica name>#`: the start of every lease holder this replica's earlier processes had (undefined without a name). */
-  private readonly predecessors: string | undefined;
+  /** The replica's name, if it has one. */
+  private readonly replica: ReplicaName | undefined;
   readonly leaseTtlMs: number;
   readonly rerunOrphans: number;
   private readonly sql: ClusterStatements;
@@ -121,9 +68,10 @@ export class PostgresCoordinator implements TaskCoordinator {
     private readonly logger: Logger | undefined,
   ) {
     const name = options.replicaName;
-    if (name !== undefined && (name === '' || name.includes('#') || name.length > 40)) throw new RangeError(`replicaName must be 1 to 40 characters without "#" (got "${name}")`);
-    this.predecessors = name === undefined ? undefined : `${name}#`;
-    this.processId = `${this.predecessors ?? ''}${randomBytes(8).toString('hex')}`;
+    if (name !== undefined) ReplicaName.check(name);
+    const tag = randomBytes(8).toString('hex');
+    this.processId = name === undefined ? tag : `${name}#${tag}`;
+    this.replica = name === undefined ? undefined : new ReplicaName(name, this.processId, logger);
     this.leaseTtlMs = interval(options.leaseTtlMs, DEFAULT_LEASE_TTL_MS, 'leaseTtlMs');
     this.rerunOrphans = options.rerunOrphans ?? 0;
     if (!Number.isInteger(this.rerunOrphans) || this.rerunOrphans < 0) throw new RangeError(`rerunOrphans must be a whole number, 0 or more (got ${this.rerunOrphans})`);
@@ -133,11 +81,11 @@ export class PostgresCoordinator implements TaskCoordinator {
     this.leases = new LeaseKeeper(this.processId, this.leaseTtlMs, logger);
     this.jobs = new BackgroundJobs(logger);
     // A renewal must give up well before the lease would expire, so the next one can try on a fresh connection.
-    this.background = backgroundPool(store.pool, `taskwire cluster ${this.processId}`, Math.max(1_000, this.leaseTtlMs / 3), logger);
+    this.background = backgroundPool(store.pool, sessionName('cluster', tag, name), Math.max(1_000, this.leaseTtlMs / 3), logger);
     this.storeConnections = new PoolConnections(store.pool);
     this.listener = new CommitListener({
       client: store.pool.options as pg.ClientConfig,
-      name: `taskwire listener ${this.processId}`,
+      name: sessionName('listener', tag, name),
       channel: eventsChannel(store.schema),
       pingIntervalMs,
       pingTimeoutMs,
@@ -147,6 +95,7 @@ export class PostgresCoordinator implements TaskCoordinator {
         this.jobs.trigger('catch-up');
         this.jobs.trigger('renewal');
       },
+      lock: name === undefined ? undefined : { name: replicaLockName(store.schema, name), onLock: (granted, first) => this.replica?.onLock(granted, first) },
       onSilent: () => {
         // Statements in flight on a silent path would wait for their read timeout: they fail now, retryably (a run's commit is retried).
         const replaced = this.background.connections.destroy(true) + this.storeConnections.destroy(true);
@@ -217,9 +166,24 @@ export class PostgresCoordinator implements TaskCoordinator {
     return this.closing;
   }
 
+  /**
+   * Runs one statement of this replica's background work on the
+   * coordinator's own connections, never behind request traffic (a push
+   * store given this coordinator renews its delivery claims here). Its
+   * statements give up after a third of the lease.
+   */
+  backgroundQuery<R extends object>(text: string, values: readonly unknown[]): Promise<pg.QueryResult<R>> {
+    return this.background.pool.query<R>(prepared(text, [...values]));
+  }
+
   /** How many times the LISTEN connection was lost and replaced (for tests and metrics). */
   get reconnections(): number {
     return this.listener.losses;
+  }
+
+  /** Whether this process holds its replica name's lock (see `replicaName`); undefined without a name. */
+  get holdsName(): boolean | undefined {
+    return this.replica === undefined ? undefined : this.listener.holdsLock;
   }
 
   /** A commit of `taskId` was announced (or read): watchers hear the newest sequence once per event-loop turn. */
@@ -257,7 +221,8 @@ export class PostgresCoordinator implements TaskCoordinator {
 
   /**
    * Takes over the tasks whose lease expired (at start-up also those of
-   * this replica's earlier processes, see `replicaName`) and hands each to
+   * this replica's earlier processes when they are provably gone, see
+   * `replicaName`) and hands each to
    * the service; resolves their ids. A draining replica takes nothing.
    */
   private async sweep(startup: boolean): Promise<string[]> {
@@ -266,7 +231,7 @@ export class PostgresCoordinator implements TaskCoordinator {
     const settled: string[] = [];
     while (!this.draining && !this.closing) {
       const { rows } = await this.background.pool.query<{ id: string; lease_epoch: number; lease_takeovers: number }>(
-        prepared(this.sql.takeOver, [this.processId, this.leaseTtlMs, startup, TAKE_OVER_BATCH, this.leases.ids(), startup ? this.predecessors ?? null : null]),
+        prepared(this.sql.takeOver, [this.processId, this.leaseTtlMs, startup, TAKE_OVER_BATCH, this.leases.ids(), startup && this.listener.holdsLock ? this.replica?.predecessors ?? null : null]),
       );
       await Promise.all(
         rows.map(({ id, lease_epoch, lease_takeovers }) =>

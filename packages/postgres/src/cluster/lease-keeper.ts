@@ -5,12 +5,20 @@ import { prepared } from '../schema-name.js';
 interface Hold {
   readonly epoch: number;
   readonly onLost: () => void;
-  /** When the last renewal that reached the database was sent (or the hold began): the lease lasts at least its ttl from then. */
+  /** When the last renewal that reached the database was sent (or the hold began), on the keeper's monotonic clock: the lease lasts at least its ttl from then. */
   renewedAt: number;
 }
 
 /** Of the lease's time to live, the share after which a lease not renewed counts as lost here (the database's expiry comes later). */
-const SAFE_SHARE = 0.9;
+export const SAFE_SHARE = 0.9;
+
+/**
+ * Milliseconds on a monotonic clock (`performance.now()`): a step of the
+ * wall clock (NTP, a suspended VM, an operator) never moves it, so it never
+ * makes a healthy lease look stale, nor a stale one healthy. The database's
+ * side of a lease uses the database's clock (`now()`).
+ */
+export const monotonicNow = (): number => performance.now();
 
 /**
  * The leases a replica's runs hold, kept alive: renewed in one statement,
@@ -18,7 +26,8 @@ const SAFE_SHARE = 0.9;
  * nearly the lease's whole time to live (it cannot reach the database:
  * its lease may expire and another replica take the task over, so its run
  * stops before that instead of committing late). A lease found taken over
- * or gone is reported once (`onLost`).
+ * or gone is reported once (`onLost`). Times are taken on a monotonic
+ * clock (`now`, default {@link monotonicNow}), never the wall clock.
  */
 export class LeaseKeeper {
   private readonly holds = new Map<string, Hold>();
@@ -27,6 +36,7 @@ export class LeaseKeeper {
     private readonly holder: string,
     private readonly ttlMs: number,
     private readonly logger: Logger | undefined,
+    private readonly now: () => number = monotonicNow,
   ) {}
 
   /** The ids of the tasks whose lease is held here. */
@@ -36,7 +46,7 @@ export class LeaseKeeper {
 
   /** Keeps the lease of `taskId` at `epoch` until the function returned is called; `onLost` is called at most once. */
   hold(taskId: string, epoch: number, onLost: () => void): () => void {
-    const held: Hold = { epoch, onLost, renewedAt: Date.now() };
+    const held: Hold = { epoch, onLost, renewedAt: this.now() };
     this.holds.set(taskId, held);
     return () => {
       if (this.holds.get(taskId) === held) this.holds.delete(taskId);
@@ -47,7 +57,7 @@ export class LeaseKeeper {
   async renew(pool: pg.Pool, statement: string): Promise<void> {
     if (this.holds.size === 0) return;
     const held = [...this.holds];
-    const sent = Date.now();
+    const sent = this.now();
     const { rows } = await pool.query<{ id: string }>(prepared(statement, [this.holder, held.map(([id]) => id), held.map(([, h]) => h.epoch), this.ttlMs]));
     const lost = new Set(rows.map((row) => row.id));
     for (const [id, hold] of held) {
@@ -58,7 +68,7 @@ export class LeaseKeeper {
   }
 
   /** Gives up the leases not renewed for nearly their time to live (see the class comment); resolves how many. */
-  giveUpStale(now = Date.now()): number {
+  giveUpStale(now = this.now()): number {
     let given = 0;
     for (const [id, hold] of [...this.holds]) {
       if (now - hold.renewedAt < this.ttlMs * SAFE_SHARE) continue;

@@ -23,6 +23,14 @@ export interface CommitListenerOptions {
   readonly onConnected: () => void;
   /** Called when a ping went unanswered (the database or the path to it went silent). Must not throw. */
   readonly onSilent: () => void;
+  /**
+   * With a replica name: the text whose session-level advisory lock
+   * (`pg_try_advisory_lock(hashtextextended(lock, 0))`) the connection
+   * takes after LISTEN, each time it connects; `onLock` hears whether it
+   * was granted (`first`: at start, not after a reconnection). Granted
+   * means no other live session holds it. Must not throw.
+   */
+  readonly lock?: { readonly name: string; readonly onLock: (granted: boolean, first: boolean) => void } | undefined;
   readonly logger?: Logger | undefined;
 }
 
@@ -36,7 +44,9 @@ export interface CommitListenerOptions {
  * every `pingIntervalMs` that is not answered within `pingTimeoutMs`
  * destroys the socket. Then it reconnects with backoff and calls
  * `onConnected` (the coordinator re-reads every task it watches and renews
- * its leases: a lost notification only delays).
+ * its leases: a lost notification only delays). With `lock`, each
+ * connection also takes the replica name's advisory lock (`holdsLock`):
+ * the lock lives exactly as long as the session.
  */
 export class CommitListener {
   private client: pg.Client | undefined;
@@ -49,6 +59,8 @@ export class CommitListener {
   connectedSince: number | undefined;
   /** How many times the connection was lost (dropped, reset or silent) since it was opened. */
   losses = 0;
+  /** With `lock`: whether the current connection holds it (false while disconnected). */
+  holdsLock = false;
 
   constructor(private readonly options: CommitListenerOptions) {}
 
@@ -67,6 +79,7 @@ export class CommitListener {
     const client = this.client;
     this.client = undefined;
     this.connectedSince = undefined;
+    this.holdsLock = false;
     await client?.end().catch(() => undefined);
   }
 
@@ -85,9 +98,14 @@ export class CommitListener {
     });
     client.on('error', (error) => this.lost(client, error.message));
     client.on('end', () => this.lost(client, 'the server closed it'));
+    let granted = false;
     try {
       await client.connect();
       await client.query(`LISTEN "${this.options.channel}"`);
+      if (this.options.lock) {
+        const { rows } = await client.query<{ granted: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS granted', [this.options.lock.name]);
+        granted = rows[0]?.granted === true;
+      }
     } catch (error) {
       destroy(client);
       throw error;
@@ -100,6 +118,8 @@ export class CommitListener {
     this.client = client;
     this.attempt = 0;
     this.connectedSince = Date.now();
+    this.holdsLock = granted;
+    this.options.lock?.onLock(granted, this.losses === 0);
     this.options.onConnected();
   }
 
@@ -126,6 +146,7 @@ export class CommitListener {
     if (this.client !== client || this.closed) return;
     this.client = undefined;
     this.connectedSince = undefined;
+    this.holdsLock = false;
     this.losses++;
     destroy(client);
     this.options.logger?.warn({ error: why }, 'Taskwire postgres: the LISTEN connection was lost; reconnecting (wake-ups are late meanwhile, none is lost)');

@@ -26,3 +26,23 @@ export function parsePayload(payload: string | undefined): { taskId: string; las
   if (!Number.isSafeInteger(lastSequence)) return undefined;
   return { taskId: payload.slice(space + 1), lastSequence };
 }
+
+/**
+ * What the advisory lock of replica `name` on `schema` is keyed on (its
+ * `hashtextextended`): the LISTEN connection of a process with that name
+ * holds it, so a process granted it knows that no other live process of
+ * the schema's cluster uses the name.
+ */
+export function replicaLockName(schema: string, name: string): string {
+  return `taskwire replica ${schema} ${name}`;
+}
+
+/**
+ * The `application_name` of a replica's own sessions (`role`: listener or
+ * cluster): its process tag first, so that PostgreSQL's 63-byte limit
+ * never cuts it off (a start-up take-over looks for it in
+ * `pg_stat_activity`: a process with a session is not gone).
+ */
+export function sessionName(role: string, tag: string, replicaName: string | undefined): string {
+  return `taskwire ${role} ${tag}${replicaName === undefined ? '' : ` ${replicaName}`}`;
+}

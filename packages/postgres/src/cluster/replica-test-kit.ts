@@ -37,7 +37,7 @@ export async function openTestReplica(db: TestDatabase, schema: string, options:
     ...(options.rerunOrphans !== undefined && { rerunOrphans: options.rerunOrphans }),
   });
   const push = options.push && {
-    configs: await createPostgresPushConfigStore({ pool: db.pool, schema }),
+    configs: await createPostgresPushConfigStore({ pool: db.pool, schema, coordinator }),
     delivery: webhookDelivery({ allow: ['127.0.0.1'], claimTtlMs: options.push.claimTtlMs }),
   };
   const service = new TaskService({

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The repository root (the reference agent is started from there). */
@@ -7,7 +8,12 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 /** `pnpm start`'s entry point. */
 export const AGENT_MAIN = fileURLToPath(new URL('../../../../examples/reference-agent/src/main.ts', import.meta.url));
 
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+/** The `--import` URL of tsx as installed in the repository at `root`. */
+export function tsxLoader(root: string): string {
+  return pathToFileURL(createRequire(join(root, 'package.json')).resolve('tsx')).href;
+}
+
+const TSX = tsxLoader(REPO_ROOT);
 const HEAP_PROBE = new URL('./heap-probe.ts', import.meta.url).href;
 
 /** The URLs the reference agent prints when it is ready. */
@@ -60,6 +66,8 @@ export interface SpawnOptions {
   readonly apiKey?: string;
   /** Preload the heap probe and pass `--expose-gc` (for memory measurements over IPC). */
   readonly probe?: boolean;
+  /** Another checkout of this repository (an earlier release, installed) whose reference agent and tsx to run (default: this one). */
+  readonly root?: string;
 }
 
 /**
@@ -72,10 +80,10 @@ export function spawnAgent(options: SpawnOptions): AgentProcess {
   const args = [
     ...(options.probe ? ['--expose-gc'] : []),
     '--import',
-    TSX,
+    options.root === undefined ? TSX : tsxLoader(options.root),
     ...(options.probe ? ['--import', HEAP_PROBE] : []),
     '--conditions=@taskwire/source',
-    AGENT_MAIN,
+    options.root === undefined ? AGENT_MAIN : join(options.root, 'examples/reference-agent/src/main.ts'),
     '--port',
     String(options.port ?? 0),
     '--grpc-port',
@@ -87,7 +95,7 @@ export function spawnAgent(options: SpawnOptions): AgentProcess {
     ...(options.apiKey ? ['--api-key', options.apiKey] : []),
     ...(options.args ?? []),
   ];
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = spawn(process.execPath, args, { cwd: options.root ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));

@@ -1,3 +1,12 @@
+import type { StreamResponse } from './schema/index.js';
+
+/*
+ * What a call is, for every layer that handles one (the service, the
+ * transports, telemetry, push, auth): who calls and in what scope, what a
+ * server stream yields, and the name of our own protocol binding. It sits
+ * below all of them, so none of them imports another for these.
+ */
+
 /** Who is calling, as an authentication hook established it. `id` scopes tasks. */
 export interface Principal {
   readonly id: string;
@@ -35,3 +44,23 @@ export function ownerOf(context: CallContext, tenant?: string): string {
   const p = context.principal?.id ?? '';
   return t || p ? `${t}\u001f${p}` : '';
 }
+
+/**
+ * One item of a server stream: a stream response and the sequence number of
+ * the task event it reflects (the resume point a transport sends as SSE
+ * `id:`, a tRPC tracked id or gRPC metadata). A stream that answers with a
+ * message and no task carries it with sequence 0.
+ */
+export interface StreamEvent {
+  readonly sequence: number;
+  readonly response: StreamResponse;
+}
+
+/**
+ * The `protocolBinding` URI of Taskwire's WebSocket binding (A2A §5.8 names
+ * a custom binding by a URI; a breaking change gets a new one): tRPC over
+ * WebSocket, one procedure per v1.0 operation. The server
+ * (`@taskwire/server-ws`) advertises it and the client
+ * (`@taskwire/client/ws`) registers for it.
+ */
+export const WS_PROTOCOL_BINDING = 'https://taskwire.dev/bindings/trpc-ws/v1';

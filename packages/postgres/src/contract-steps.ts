@@ -1,0 +1,85 @@
+import type { Logger } from '@taskwire/core';
+import type { Connection, PostgresConnectionOptions } from './connection.js';
+import { databaseError } from './database-errors.js';
+import { openMigrated } from './migrate.js';
+import { SNAPSHOT_LOGS_STEP } from './snapshot-guard-migration.js';
+
+/**
+ * The contract steps this release knows, oldest first: each switches on a
+ * way of writing that an older release cannot read, so it is recorded
+ * (`taskwire-postgres contract`) only once no older release is connected.
+ */
+export const CONTRACT_STEPS: readonly { readonly step: string; readonly what: string }[] = [
+  { step: SNAPSHOT_LOGS_STEP, what: "commits that only append leave the task's JSON behind its event log (releases before snapshot logs read only the JSON)" },
+];
+
+/** How often a store looks again for steps recorded meanwhile. */
+export const CONTRACT_REFRESH_MS = 10_000;
+
+/**
+ * The contract steps recorded in a schema, as one process sees them: read
+ * when the store opens and again every {@link CONTRACT_REFRESH_MS} in the
+ * background (a failed read keeps what was known and is logged), so
+ * replicas switch a step on by themselves shortly after it is recorded.
+ */
+export class ContractSteps {
+  private recorded = new Set<string>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  private constructor(
+    private readonly connection: Connection,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  /** Reads the steps of `connection`'s schema and keeps them fresh. */
+  static async open(connection: Connection, logger: Logger | undefined): Promise<ContractSteps> {
+    const steps = new ContractSteps(connection, logger);
+    await steps.refresh();
+    steps.timer = setInterval(() => {
+      steps.refresh().catch((error: unknown) => logger?.warn({ error: String(error) }, 'Taskwire postgres: could not read the contract steps; trying again later'));
+    }, CONTRACT_REFRESH_MS);
+    steps.timer.unref();
+    return steps;
+  }
+
+  /** True once `step` is recorded. */
+  has(step: string): boolean {
+    return this.recorded.has(step);
+  }
+
+  /** Stops looking again. */
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async refresh(): Promise<void> {
+    try {
+      const { rows } = await this.connection.pool.query<{ step: string }>(`SELECT step FROM ${this.connection.qualified}.taskwire_contract_steps`);
+      this.recorded = new Set(rows.map((row) => row.step));
+    } catch (error) {
+      throw databaseError(error, 'reading the contract steps');
+    }
+  }
+}
+
+/**
+ * Records every contract step of {@link CONTRACT_STEPS} in the schema
+ * (migrated to this release's version: `SchemaNotReadyError` otherwise);
+ * resolves the steps that were not recorded before. Run it only once no
+ * replica of an older release is connected: those releases cannot read
+ * what the steps switch on. Idempotent.
+ */
+export async function recordContractSteps(options: PostgresConnectionOptions): Promise<string[]> {
+  const connection = await openMigrated(options, 'recordContractSteps', 'recording the contract steps');
+  try {
+    const { rows } = await connection.pool.query<{ step: string }>(
+      `INSERT INTO ${connection.qualified}.taskwire_contract_steps (step) SELECT unnest($1::text[]) ON CONFLICT (step) DO NOTHING RETURNING step`,
+      [CONTRACT_STEPS.map((s) => s.step)],
+    );
+    return rows.map((row) => row.step);
+  } catch (error) {
+    throw databaseError(error, 'recording the contract steps');
+  } finally {
+    if (connection.owned) await connection.pool.end();
+  }
+}
