@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CredentialOriginError } from '@taskwire/client';
 import type { Agent } from '@taskwire/core';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,5 +53,42 @@ describe('a2aTool', () => {
     served = await serve(answering, testCard('answers'));
     const values = await run(a2aTool({ url: served.http.url }), { message: 'hello' });
     expect(values).toEqual([{ state: 'message', contextId: expect.any(String), text: 'hi from the agent' }]);
+  });
+});
+
+/** A server on its own port (an origin) that records the headers of each request and answers `answer(path, body)`. */
+async function recordingOrigin(answer: (path: string, body: string) => unknown) {
+  const seen: { path: string; headers: Record<string, unknown> }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      seen.push({ path: req.url ?? '/', headers: req.headers });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(req.url ?? '/', body)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+}
+
+describe('a2aTool credentials', () => {
+  it('go only to the origin of the url (and clientOptions.trustedOrigins), never to an interface the card names elsewhere', async () => {
+    const task = { id: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED', message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'done' }] } } };
+    const b = await recordingOrigin((_path, body) => ({ jsonrpc: '2.0', id: (JSON.parse(body) as { id: number }).id, result: { task } }));
+    const a = await recordingOrigin(() => ({ ...testCard('elsewhere', false), supportedInterfaces: [{ url: `${b.url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }));
+    try {
+      const headers = { 'x-api-key': 'k-123' };
+      const refused = await run(a2aTool({ url: a.url, clientOptions: { headers } }), { message: 'ping' }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(CredentialOriginError);
+      expect((refused as Error).message).toContain('trustedOrigins');
+      expect(b.seen).toEqual([]);
+      const trusted = await run(a2aTool({ url: a.url, clientOptions: { headers, trustedOrigins: [b.url] } }), { message: 'ping' });
+      expect(trusted.at(-1)).toMatchObject({ state: 'completed' });
+      expect(b.seen.length).toBeGreaterThan(0);
+      expect(b.seen.every((r) => r.headers['x-api-key'] === 'k-123')).toBe(true);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   });
 });

@@ -17,7 +17,13 @@ export type A2ATarget =
 export type A2AToolOptions = A2ATarget & {
   /** What the calling model reads about the tool (default: the card's name and description). */
   readonly description?: string;
-  /** `createClient` options (headers, preferred bindings, transports such as gRPC ...). */
+  /**
+   * `createClient` options (headers, preferred bindings, transports such as
+   * gRPC ...). Credentials (`auth`, `headers`, interceptors that add them)
+   * go only to the origin of `url` (with a `card` alone: of its first
+   * interface) and to `trustedOrigins`: an interface or redirect elsewhere
+   * fails the call with a `CredentialOriginError`, nothing sent.
+   */
   readonly clientOptions?: Omit<CreateClientOptions, 'card'>;
   /** Yield the task as it progresses as preliminary tool results (default true). */
   readonly progress?: boolean;

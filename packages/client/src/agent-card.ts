@@ -1,5 +1,7 @@
 import type { AgentCard, AgentInterface, ProtocolVersion, Transport, VerifyAgentCardOptions } from '@taskwire/core';
-import { agentCardToV1, AgentInterfaceSchema, issuePath, negotiateVersion, verifyAgentCard } from '@taskwire/core';
+import { A2AError, agentCardToV1, AgentInterfaceSchema, issuePath, negotiateVersion, verifyAgentCard } from '@taskwire/core';
+import { CredentialScope, credentialHeaderNames } from './auth/origins.js';
+import { fetchInScope } from './auth/redirects.js';
 import type { TokenProvider } from './auth/token-provider.js';
 import { TransientError } from './transient.js';
 
@@ -18,6 +20,13 @@ export interface TransportTarget {
   readonly headers: Readonly<Record<string, string>> | undefined;
   /** Where the transport gets bearer tokens (`createClient`'s `auth`), if anywhere. */
   readonly token?: TokenProvider | undefined;
+  /**
+   * The origins that may receive `headers` and `token` (the URL the user
+   * gave, and `trustedOrigins`), for the transport to keep redirects within
+   * them; `createClient` only makes a transport with credentials for an
+   * interface on one of them. Undefined: the origin of `url` alone.
+   */
+  readonly trustedOrigins?: readonly string[] | undefined;
 }
 
 /** Makes a transport for an interface, or returns `undefined` when it cannot speak it (e.g. that version). */
@@ -71,6 +80,8 @@ export interface FetchCardOptions {
   readonly signal?: AbortSignal | undefined;
   /** When set, the card must carry a signature that verifies with these keys (see {@link requireSignedCard}). */
   readonly verify?: VerifyAgentCardOptions | undefined;
+  /** Origins besides `url`'s that `headers` may follow a redirect to (see `fetchInScope`). */
+  readonly trustedOrigins?: readonly string[] | undefined;
 }
 
 /**
@@ -88,16 +99,21 @@ export async function requireSignedCard(value: unknown, verify: VerifyAgentCardO
 
 /**
  * Fetches and parses the card of the agent at `url` (see {@link agentCardUrl},
- * {@link parseAgentCard}). Throws a {@link TransientError} when the agent
- * cannot be reached, an {@link AgentCardError} when the answer is no card.
+ * {@link parseAgentCard}). Redirects are followed, but `headers` that may
+ * carry a credential never go to an origin other than `url`'s or one in
+ * `trustedOrigins`: such a redirect fails with a `CredentialOriginError`.
+ * Throws a {@link TransientError} when the agent cannot be reached, an
+ * {@link AgentCardError} when the answer is no card.
  */
 export async function fetchAgentCard(url: string | URL, options: FetchCardOptions = {}): Promise<AgentCard> {
   const cardUrl = agentCardUrl(url);
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(cardUrl, { headers: { accept: 'application/json', ...options.headers }, signal: options.signal });
+    const request = { method: 'GET', headers: { accept: 'application/json', ...options.headers }, signal: options.signal };
+    response = await fetchInScope(options.fetch ?? fetch, cardUrl, request, new CredentialScope(String(url), options.trustedOrigins), `Fetching the agent card at ${cardUrl}`);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
+    if (error instanceof A2AError) throw error;
     throw new TransientError(`Could not fetch the agent card at ${cardUrl} (${(error as Error).message}); check the URL and that the agent is running`, {
       cause: error,
     });
@@ -123,33 +139,51 @@ function versionOf(iface: AgentInterface): ProtocolVersion | undefined {
   }
 }
 
+/** Settings of {@link selectInterface}: preferences, and what `createClient` was given. */
+export interface SelectSettings {
+  readonly preferred?: readonly string[] | undefined;
+  readonly fetch?: typeof fetch | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly token?: TokenProvider | undefined;
+  /**
+   * The origins that may receive `headers` and `token`. When given and
+   * they carry a credential (a token, or any header but the protocol's),
+   * interfaces on other origins are never chosen (see {@link selectInterface}).
+   */
+  readonly scope?: CredentialScope | undefined;
+}
+
 /**
  * Picks the interface to talk to, as the spec says: the first entry of the
  * card's `supportedInterfaces` (in the card's order, or in the order of
  * `preferred` bindings when given; bindings not listed come after) whose
  * binding has a factory in `registry` that can speak its version. Throws
  * an error that lists what the card offers and what is registered.
+ *
+ * With credentials and a `scope`, an interface outside the scope is
+ * skipped; a `CredentialOriginError` naming `trustedOrigins` is thrown
+ * when no interface is left, or when a binding named in `preferred` is
+ * offered only outside it (rather than quietly talking another binding).
  */
-export function selectInterface(
-  card: AgentCard,
-  registry: TransportRegistry,
-  settings: {
-    preferred?: readonly string[] | undefined;
-    fetch?: typeof fetch | undefined;
-    headers?: Readonly<Record<string, string>> | undefined;
-    token?: TokenProvider | undefined;
-  } = {},
-): SelectedInterface {
+export function selectInterface(card: AgentCard, registry: TransportRegistry, settings: SelectSettings = {}): SelectedInterface {
   const rank = (binding: string) => {
     const at = settings.preferred?.indexOf(binding) ?? -1;
     return at < 0 ? Number.MAX_SAFE_INTEGER : at;
   };
+  const scope = settings.token || credentialHeaderNames(settings.headers).length > 0 ? settings.scope : undefined;
   const candidates = card.supportedInterfaces
     .map((iface, order) => ({ iface, order, version: versionOf(iface) }))
     .sort((a, b) => rank(a.iface.protocolBinding) - rank(b.iface.protocolBinding) || a.order - b.order);
+  let refused: AgentInterface | undefined;
   for (const { iface, version } of candidates) {
     const factory = Object.hasOwn(registry, iface.protocolBinding) ? registry[iface.protocolBinding] : undefined;
     if (!factory || !version) continue;
+    if (scope && !scope.allows(iface.url)) {
+      refused ??= iface;
+      continue;
+    }
+    // A preferred binding offered only where the credentials may not go: say so, rather than talk another one.
+    if (refused && scope && rank(refused.protocolBinding) < rank(iface.protocolBinding)) break;
     const transport = factory({
       url: iface.url,
       binding: iface.protocolBinding,
@@ -158,9 +192,11 @@ export function selectInterface(
       fetch: settings.fetch,
       headers: settings.headers,
       token: settings.token,
+      ...(settings.scope && { trustedOrigins: [...settings.scope.origins] }),
     });
     if (transport) return { iface, version, transport };
   }
+  if (refused && scope) throw scope.refusal(refused.url, `The ${refused.protocolBinding} interface of agent "${card.name}" at ${refused.url}`);
   const offered = card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion} at ${i.url}`).join('; ');
   throw new AgentCardError(
     `No transport for any interface of agent "${card.name}" (it offers: ${offered}; registered: ${Object.keys(registry).join(', ') || 'none'}). ` +

@@ -1,14 +1,13 @@
 import type { AgentCard, VerifyAgentCardOptions } from '@taskwire/core';
 import type { TransportRegistry } from './agent-card.js';
 import { withMissingCredentialHint } from './auth/bearer-transport.js';
+import { withCredentialGuard } from './auth/credential-guard.js';
+import { CredentialScope, credentialHeaderNames } from './auth/origins.js';
 import type { TokenProvider } from './auth/token-provider.js';
 import { fetchAgentCard, parseAgentCard, requireSignedCard, selectInterface } from './agent-card.js';
 import type { ClientOptions } from './client.js';
 import { A2AClient } from './client.js';
 import { DEFAULT_TRANSPORTS } from './default-transports.js';
-
-/** Header names that carry a credential (their presence means the caller configured one). */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key']);
 
 /** Options of {@link createClient}. */
 export interface CreateClientOptions extends Omit<ClientOptions, 'card' | 'tenant' | 'version' | 'interface'> {
@@ -28,8 +27,24 @@ export interface CreateClientOptions extends Omit<ClientOptions, 'card' | 'tenan
    * requirements ask for.
    */
   readonly auth?: TokenProvider;
-  /** Headers for the card request and every call (e.g. `x-api-key`), given to the transport. */
+  /**
+   * Headers for the card request and every call (e.g. `x-api-key`), given
+   * to the transport. Any header but the protocol's own (`a2a-version`,
+   * `a2a-extensions`, trace context) counts as a credential: it goes only
+   * where `auth` may go (see `trustedOrigins`).
+   */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Origins besides the one of `url` that may receive your credentials
+   * (`auth`, credential `headers`, headers added by interceptors), each an
+   * origin (`https://grpc.agent.example`), a URL on it, or a gRPC
+   * `host:port`. A card naming an interface elsewhere, or a redirect
+   * leading elsewhere, never widens this: with credentials, such an
+   * interface is not used (`createClient` throws a `CredentialOriginError`
+   * when no other is left) and such a redirect is refused. Scheme, host and
+   * port all count: an `https` URL does not trust its `http` twin.
+   */
+  readonly trustedOrigins?: readonly string[];
   /** Aborts fetching the card. */
   readonly signal?: AbortSignal;
   /**
@@ -45,16 +60,19 @@ export interface CreateClientOptions extends Omit<ClientOptions, 'card' | 'tenan
  * `/.well-known/agent-card.json` at the URL's origin, or `options.card`),
  * picks the first interface it has a transport for (see `selectInterface`),
  * and returns a client that sends the interface's `tenant` with every
- * request and speaks the interface's protocol version.
+ * request and speaks the interface's protocol version. Credentials go only
+ * to the origin of `url` and to `trustedOrigins` (see there).
  */
 export async function createClient(url: string | URL, options: CreateClientOptions = {}): Promise<A2AClient> {
-  const { card: given, preferred, transports, fetch, headers, signal, verifyCard, auth, ...clientOptions } = options;
+  const { card: given, preferred, transports, fetch, headers, signal, verifyCard, auth, trustedOrigins, ...clientOptions } = options;
+  const scope = new CredentialScope(String(url), trustedOrigins);
   if (given && verifyCard) await requireSignedCard(given, verifyCard);
-  const card = given ? parseAgentCard(given) : await fetchAgentCard(url, { fetch, headers, signal, verify: verifyCard });
+  const card = given ? parseAgentCard(given) : await fetchAgentCard(url, { fetch, headers, signal, verify: verifyCard, trustedOrigins });
   const registry = { ...DEFAULT_TRANSPORTS, ...transports };
-  const selected = selectInterface(card, registry, { preferred, fetch, headers, token: auth });
-  const credentials = auth || Object.keys(headers ?? {}).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase()));
-  return new A2AClient(credentials ? selected.transport : withMissingCredentialHint(selected.transport, card), {
+  const selected = selectInterface(card, registry, { preferred, fetch, headers, token: auth, scope });
+  const guarded = withCredentialGuard(selected.transport, selected.iface.url, scope);
+  const credentials = auth || credentialHeaderNames(headers).length > 0;
+  return new A2AClient(credentials ? guarded : withMissingCredentialHint(guarded, card), {
     ...clientOptions,
     card,
     tenant: selected.iface.tenant || undefined,

@@ -106,7 +106,7 @@ describe('tenants and credentials from the card and createClient', () => {
     const svc = referenceService();
     const secured = await serveEverywhere(svc, { tenant: 'acme', auth: { authenticate: apiKeyAuth({ 'k-1': 'alice' }) } });
     try {
-      const client = await createClient(secured.url, { preferred: [binding], transports: ALL, headers: { 'x-api-key': 'k-1' } });
+      const client = await createClient(secured.url, { preferred: [binding], transports: ALL, trustedOrigins: [secured.grpcUrl], headers: { 'x-api-key': 'k-1' } });
       clients.push(client);
       expect(client.tenant).toBe('acme');
       await client.conversation().send('echo tenant');

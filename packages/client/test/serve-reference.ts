@@ -19,6 +19,8 @@ export interface Served {
   /** The HTTP base URL (the agent card is at its well-known path). */
   readonly url: string;
   readonly card: AgentCard;
+  /** The gRPC endpoint (`host:port`): another origin, to list in `trustedOrigins` when calling it with credentials. */
+  readonly grpcUrl: string;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function serveEverywhere(service: TaskService, options: ServeOption
   return {
     url: http.url,
     card,
+    grpcUrl: grpc.url,
     async close() {
       await ws.close();
       await http.close();

@@ -84,7 +84,7 @@ describe('clientCredentials', () => {
 
 describe.each(BINDINGS)('createClient with auth over %s', (binding) => {
   it('client credentials tokens authenticate every call', async () => {
-    const client = await createClient(served.url, { preferred: [binding], transports: NODE_TRANSPORTS, auth: clientCredentials({ ...APP, issuer: idp.issuer, resource: AUDIENCE }) });
+    const client = await createClient(served.url, { preferred: [binding], transports: NODE_TRANSPORTS, trustedOrigins: [served.grpcUrl], auth: clientCredentials({ ...APP, issuer: idp.issuer, resource: AUDIENCE }) });
     try {
       expect(client.interface?.protocolBinding).toBe(binding);
       const sent = await client.sendMessage(echo('with a token'));
@@ -115,11 +115,11 @@ describe.each(BINDINGS.filter((b) => b !== BINDINGS[3]))('a refused token is rep
       asked.push(fresh);
       return fresh ? good : 'expired.or.garbage';
     });
-    const client = await createClient(served.url, { preferred: [binding], transports: NODE_TRANSPORTS, auth: provider, retry: false });
+    const client = await createClient(served.url, { preferred: [binding], transports: NODE_TRANSPORTS, trustedOrigins: [served.grpcUrl], auth: provider, retry: false });
     try {
       expect((await client.listTasks({})).tasks).toBeDefined();
       expect(asked).toEqual([false, true]);
-      const refused = await createClient(served.url, { preferred: [binding], transports: NODE_TRANSPORTS, auth: staticToken('still.garbage.token') });
+      const refused = await createClient(served.url, { preferred: [binding], transports: NODE_TRANSPORTS, trustedOrigins: [served.grpcUrl], auth: staticToken('still.garbage.token') });
       expect(await refused.listTasks({}).catch((e: unknown) => A2AError.is(e) && e.kind)).toBe('Unauthenticated');
       await refused.close();
     } finally {

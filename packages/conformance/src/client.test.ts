@@ -39,7 +39,8 @@ function clientFixture(binding: string, name: string): TransportFixture {
         }),
       });
       const ws = attachWebSocket({ service, server: http.server, ...(auth && { auth }) });
-      const client = await createClient(http.url, { preferred: [binding], transports: TRANSPORTS, ...(key && { headers: { 'x-api-key': key } }) });
+      // gRPC listens on its own port (another origin): the key may go there because this test says so.
+      const client = await createClient(http.url, { preferred: [binding], transports: TRANSPORTS, trustedOrigins: [grpc.url], ...(key && { headers: { 'x-api-key': key } }) });
       if (client.interface?.protocolBinding !== binding) throw new Error(`createClient picked ${client.interface?.protocolBinding}, not ${binding}`);
       return {
         transport: client,

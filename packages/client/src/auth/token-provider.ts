@@ -1,5 +1,7 @@
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
+import { CredentialScope } from './origins.js';
+import { fetchInScope } from './redirects.js';
 
 /**
  * Where a client gets the bearer token it sends (`Authorization: Bearer`).
@@ -55,7 +57,8 @@ async function discoverTokenUrl(issuer: string, fetchFn: typeof fetch, signal: A
 /**
  * OAuth 2.0 client credentials (RFC 6749 §4.4): tokens from the token
  * endpoint (given, or discovered from `issuer`), with the client
- * authenticated by HTTP Basic. A token is cached until `refreshBeforeMs`
+ * authenticated by HTTP Basic (never sent along a redirect to another
+ * origin). A token is cached until `refreshBeforeMs`
  * before it expires; concurrent calls share one request in flight. A
  * refused request rejects with a {@link TokenRequestError} naming the
  * endpoint and the OAuth error, never the secret.
@@ -76,12 +79,14 @@ export function clientCredentials(options: ClientCredentialsOptions): TokenProvi
     if (options.resource) body.set('resource', options.resource);
     const basic = btoa(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`);
     const started = clock.now();
-    const response = await fetchFn(tokenUrl, {
+    // The client secret follows no redirect to another origin.
+    const request = {
       method: 'POST',
       body,
       headers: { authorization: `Basic ${basic}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-      ...(signal && { signal }),
-    });
+      signal,
+    };
+    const response = await fetchInScope(fetchFn, tokenUrl, request, new CredentialScope(tokenUrl), `The token request to ${tokenUrl}`);
     const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown };
     if (!response.ok || typeof answer.access_token !== 'string') {
       const why = typeof answer.error === 'string' ? `${answer.error}${typeof answer.error_description === 'string' ? `: ${answer.error_description}` : ''}` : 'no access_token';

@@ -1,4 +1,5 @@
 import { parseArgs as parseNodeArgs } from 'node:util';
+import { originOf } from '../auth/origins.js';
 
 /** A command line the CLI cannot run: wrong command, missing argument, bad option. Exit code 2. */
 export class UsageError extends Error {
@@ -28,6 +29,8 @@ export interface CliArgs {
     readonly resource: string | undefined;
   };
   readonly headers: Readonly<Record<string, string>>;
+  /** Origins besides the agent's that may receive the credentials (`--trust-origin`, repeatable). */
+  readonly trustedOrigins: readonly string[];
   readonly transports: readonly string[];
   readonly fresh: boolean;
   readonly timeoutMs: number | undefined;
@@ -47,6 +50,11 @@ function header(line: string): [string, string] {
   const at = line.indexOf(':');
   if (at <= 0) throw new UsageError(`--header needs "Name: value" (got "${line}")`);
   return [line.slice(0, at).trim().toLowerCase(), line.slice(at + 1).trim()];
+}
+
+function trustedOrigin(value: string): string {
+  if (originOf(value) === undefined) throw new UsageError(`--trust-origin needs an origin such as https://agent.example or 127.0.0.1:50051 (got "${value}")`);
+  return value;
 }
 
 /** Parses `argv` (without the node and script paths); throws {@link UsageError} on a bad option. */
@@ -72,6 +80,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         scope: { type: 'string', multiple: true },
         resource: { type: 'string' },
         header: { type: 'string', multiple: true, short: 'H' },
+        'trust-origin': { type: 'string', multiple: true },
         transport: { type: 'string', multiple: true },
         new: { type: 'boolean' },
         timeout: { type: 'string' },
@@ -105,6 +114,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       resource: values.resource,
     },
     headers: Object.fromEntries((values.header ?? []).map(header)),
+    trustedOrigins: (values['trust-origin'] ?? []).map(trustedOrigin),
     transports: values.transport ?? [],
     fresh: values.new ?? false,
     timeoutMs: count('timeout', values.timeout),
@@ -143,6 +153,9 @@ Options:
   --token-url <url>        the token endpoint (or --issuer <url> to discover it)
   --scope <scope>          a scope to ask for (repeatable); --resource <uri> the audience
   -H, --header <'N: v'>    send a header with every request (repeatable)
+  --trust-origin <origin>  another origin that may receive the credentials above (repeatable), e.g.
+                           127.0.0.1:50051 for a gRPC port; by default they go only to <url>'s
+                           origin, never to an interface or redirect elsewhere
   --transport <binding>    preferred binding: JSONRPC, HTTP+JSON, GRPC or WS (repeatable, in order)
   -v, --verbose            say which transport each command uses (on stderr)
   --timeout <ms>           time limit of each call

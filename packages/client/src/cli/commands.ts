@@ -14,8 +14,14 @@ import { agentUrl } from './targets.js';
 export interface CommandContext {
   readonly args: CliArgs;
   readonly state: CliState;
-  /** Prints to standard output. */
+  /**
+   * Prints to standard output: in human output, control characters are
+   * stripped (see `stripControls`); with `--json`, the JSON is printed as
+   * the same value.
+   */
   print(text: string): void;
+  /** Replaces the current terminal line with `line` (stripped as `print` does): the live status line of `watch`. */
+  rewrite(line: string): void;
   readonly interactive: boolean;
   readonly signal: AbortSignal | undefined;
   connect(url: string): Promise<A2AClient>;
@@ -241,7 +247,8 @@ export async function watch(ctx: CommandContext, env: Readonly<Record<string, st
       const line = statusLine(view);
       if (ctx.args.json || line === shown) return;
       shown = line;
-      ctx.print(ctx.interactive ? `\r\u001b[2K${line}` : `${line}\n`);
+      if (ctx.interactive) ctx.rewrite(line);
+      else ctx.print(`${line}\n`);
     };
     try {
       // Until the agent's turn ends: a task waiting for input ends the watch too (SubscribeToTask alone would go on).

@@ -1,6 +1,7 @@
 import { A2AError } from '@taskwire/core';
 import type { TransportRegistry } from '../agent-card.js';
 import { AgentCardError, fetchAgentCard } from '../agent-card.js';
+import { CredentialOriginError } from '../auth/origins.js';
 import type { A2AClient } from '../client.js';
 import type { CreateClientOptions } from '../create-client.js';
 import { createClient } from '../create-client.js';
@@ -14,10 +15,11 @@ import type { InspectorModule } from './inspect.js';
 import { INSPECTOR_MISSING, loadInspector } from './inspect.js';
 import type { CommandContext } from './commands.js';
 import { tokenProviderOf } from './credentials.js';
+import { escapeJsonControls, REWRITE_LINE, stripControls } from './terminal.js';
 import { loadState, saveState, statePath } from './state-file.js';
 import { describeConnection, preferredBindings } from './targets.js';
 
-/** Exit codes of the `taskwire` CLI. */
+/** Exit codes of the `taskwire` CLI (3 also when credentials would go to an origin not trusted). */
 export const EXIT = { ok: 0, agentFailure: 1, usage: 2, unreachable: 3 } as const;
 
 /** Where the CLI reads and writes, so tests can run it in-process. */
@@ -55,6 +57,7 @@ function clientOptions(args: CliArgs, env: CliIo['env'], transports: TransportRe
     ...(auth && { auth }),
     ...(Object.keys(headers).length > 0 && { headers }),
     ...(preferred.length > 0 && { preferred }),
+    ...(args.trustedOrigins.length > 0 && { trustedOrigins: args.trustedOrigins }),
   };
 }
 
@@ -65,7 +68,7 @@ function report(error: unknown, io: CliIo): number {
     io.stderr.write(`taskwire: ${message}\nRun taskwire --help for usage.\n`);
     return EXIT.usage;
   }
-  if (error instanceof AgentCardError || isTransient(error)) {
+  if (error instanceof AgentCardError || error instanceof CredentialOriginError || isTransient(error)) {
     io.stderr.write(`taskwire: ${message}\n`);
     return EXIT.unreachable;
   }
@@ -82,14 +85,17 @@ function report(error: unknown, io: CliIo): number {
  * resolves with its exit code: 0 success, 1 the agent failed, 2 usage
  * error, 3 the agent could not be reached. Never throws.
  */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], given: CliIo): Promise<number> {
+  // Errors and --verbose lines quote what agents send (cards, error messages): never raw to the terminal.
+  const io: CliIo = { ...given, stderr: { write: (text: string) => given.stderr.write(stripControls(text)) } };
   try {
-    if (argv[0] === 'inspect') return await inspect(argv.slice(1), io);
+    if (argv[0] === 'inspect') return await inspect(argv.slice(1), given);
     const args = parseCliArgs(argv);
     if (args.help || args.command === undefined || args.command === 'help') {
       (args.command === undefined && !args.help ? io.stderr : io.stdout).write(`${USAGE}\n`);
       return args.command === undefined && !args.help ? EXIT.usage : EXIT.ok;
     }
+    const out = (text: string) => void io.stdout.write(args.json ? escapeJsonControls(text) : stripControls(text));
     const path = statePath(args.state, io.env, io.home);
     const state = await loadState(path);
     const transports = await nodeTransports();
@@ -99,14 +105,15 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       state,
       interactive: io.stdout.isTTY === true && !args.json,
       signal: io.signal,
-      print: (text) => void io.stdout.write(text),
+      print: out,
+      rewrite: (line) => void io.stdout.write(`${REWRITE_LINE}${stripControls(line)}`),
       connect: async (url) => {
         const client = await (io.connect ?? createClient)(url, options);
         if (args.verbose) io.stderr.write(describeConnection(client));
         return client;
       },
       save: (next) => saveState(path, next),
-      card: (url) => fetchAgentCard(url, { headers: options.headers }),
+      card: (url) => fetchAgentCard(url, { headers: options.headers, trustedOrigins: options.trustedOrigins }),
     };
     switch (args.command) {
       case 'send':

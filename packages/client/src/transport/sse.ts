@@ -1,5 +1,7 @@
 import type { CallOptions } from '@taskwire/core';
 import { A2AError } from '@taskwire/core';
+import { CredentialScope } from '../auth/origins.js';
+import { fetchInScope } from '../auth/redirects.js';
 import { parseRetryAfter, TRANSIENT_HTTP_STATUSES, TransientError } from '../transient.js';
 
 /**
@@ -81,6 +83,13 @@ export interface FetchTransportOptions {
   readonly fetch?: typeof fetch;
   /** Headers sent with every call (e.g. `x-api-key`); per-call headers win. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Origins besides `url`'s that may receive credential headers when a
+   * redirect leads there (each an origin or a URL on it). A redirect to any
+   * other origin is refused when the request carries credentials (see
+   * `fetchInScope`); same-origin redirects are followed.
+   */
+  readonly trustedOrigins?: readonly string[];
 }
 
 /**
@@ -89,7 +98,8 @@ export interface FetchTransportOptions {
  * timeouts into A2AErrors that say what to check: a network failure, or an
  * HTTP 408/429/502/503/504, is a {@link TransientError} (retried on
  * idempotent calls, with `Retry-After` honoured). A caller's own abort is
- * rethrown as it is.
+ * rethrown as it is. Redirects are followed by `fetchInScope`: credentials
+ * never follow one to an origin other than `url`'s or a trusted one.
  */
 export async function send(
   options: FetchTransportOptions,
@@ -103,8 +113,10 @@ export async function send(
   const headers = { 'a2a-version': A2A_VERSION, ...options.headers, ...call?.headers, ...init.headers };
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(url, { method: init.method, headers, body: init.body, signal });
+    const scope = new CredentialScope(options.url, options.trustedOrigins);
+    response = await fetchInScope(options.fetch ?? fetch, url, { method: init.method, headers, body: init.body, signal }, scope, `The call to ${url}`);
   } catch (error) {
+    if (A2AError.is(error)) throw error;
     if (call?.signal?.aborted) throw call.signal.reason ?? error;
     if (timeout?.aborted) throw new A2AError('Internal', `The call to ${url} timed out after ${call!.timeoutMs} ms`);
     throw new TransientError(`Could not reach the agent at ${url} (${(error as Error).message}); check the URL and that the agent is running`, {
