@@ -68,10 +68,11 @@ function track(task: Task | undefined, response: StreamResponse): Task | undefin
   return undefined;
 }
 
-/** A progress line for a status update: state, `current/total` when the agent says, and its text. */
+/** A progress line for an event: the state, `current/total` when the agent says (`metadata.progress`), and its text; or the artifact it brings. */
 function progressMessage(response: StreamResponse): string | undefined {
-  if (!('statusUpdate' in response)) return 'artifactUpdate' in response ? `artifact ${response.artifactUpdate.artifact.name ?? response.artifactUpdate.artifact.artifactId}` : undefined;
-  const { status, metadata } = response.statusUpdate;
+  if ('artifactUpdate' in response) return `artifact ${response.artifactUpdate.artifact.name ?? response.artifactUpdate.artifact.artifactId}`;
+  if ('message' in response) return undefined;
+  const { status, metadata } = 'task' in response ? response.task : response.statusUpdate;
   const progress = metadata?.progress as { current?: unknown; total?: unknown } | undefined;
   const count = typeof progress?.current === 'number' && typeof progress.total === 'number' ? ` ${progress.current}/${progress.total}` : '';
   const text = textOf(status.message);
@@ -90,7 +91,8 @@ async function oneTurn(ctx: TurnContext, message: Message, signal: AbortSignal, 
     if (task && task.id !== before) ctx.onTask(task.id);
     const line = progressMessage(response);
     if (token !== undefined && line !== undefined) {
-      ctx.extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: progress(), message: line } }).catch(() => {});
+      // Awaited, so that every notification goes out before the result (the client drops later ones).
+      await ctx.extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: progress(), message: line } }).catch(() => {});
     }
   }
   // The stream ended before the task settled (an agent that closes streams early): wait for it.
