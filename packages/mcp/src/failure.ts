@@ -1,4 +1,5 @@
 // Readable reasons for what went wrong between the bridge and the agent.
+import { AgentCardError, isTransient } from '@taskwire/client';
 import { A2AError } from '@taskwire/core';
 
 /** The innermost useful words of an error chain (fetch hides ECONNREFUSED in `cause`). */
@@ -11,15 +12,15 @@ function causeText(error: unknown): string {
 
 /**
  * A sentence for the model and its user saying why a call to the agent
- * failed: an A2A error with its kind, or a transport failure (unreachable,
- * refused, not A2A) with its cause.
+ * failed: a card it cannot use (no interface this client speaks, a bad
+ * card), a transport failure (unreachable, refused, overloaded) with its
+ * cause, refused credentials, or another A2A error with its kind.
  */
 export function describeFailure(error: unknown, agent: string): string {
-  if (A2AError.is(error)) {
-    if (error.kind === 'Unauthenticated' || error.kind === 'PermissionDenied' || error.httpStatus === 401 || error.httpStatus === 403) {
-      return `The agent at ${agent} refused the credentials (${error.kind}): ${error.message}. Give the bridge credentials (--token, --api-key or --client-id).`;
-    }
-    return `The agent at ${agent} answered with an error (${error.kind}): ${error.message}`;
+  if (error instanceof AgentCardError) return `The agent at ${agent} cannot be used: ${causeText(error)}`;
+  if (isTransient(error) || !A2AError.is(error)) return `The agent at ${agent} could not be reached: ${causeText(error)}`;
+  if (error.kind === 'Unauthenticated' || error.kind === 'PermissionDenied') {
+    return `The agent at ${agent} refused the credentials (${error.kind}): ${error.message}. Give the bridge credentials (--token, --api-key or --client-id).`;
   }
-  return `The agent at ${agent} could not be reached: ${causeText(error)}`;
+  return `The agent at ${agent} answered with an error (${error.kind}): ${error.message}`;
 }

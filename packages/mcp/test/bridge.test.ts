@@ -17,7 +17,7 @@ afterAll(async () => {
 describe.each([
   ['stdio', () => overStdio([agent.baseUrl])],
   ['Streamable HTTP', () => overHttp(agent.baseUrl)],
-] as const)('the bridge over %s', (_, connect) => {
+] as const)('the bridge over %s', { timeout: 60_000 }, (_, connect) => {
   let mcp: Connected;
   beforeAll(async () => {
     mcp = await connect();
