@@ -37,8 +37,11 @@ export interface CreateMcpServerOptions extends RegisterAgentOptions {
  * once the card can be read. Connect it to any transport
  * (`StdioServerTransport`, `StreamableHTTPServerTransport`), or use
  * {@link registerAgent} to add the agent to a server of your own.
+ * Closing the server closes the connection it made from a URL (a client or
+ * link you gave stays open).
  */
 export async function createMcpServer(options: CreateMcpServerOptions): Promise<McpServer> {
+  const owned = typeof options.agent === 'string' || options.agent instanceof URL; // a link or client you gave stays yours to close
   const link = options.agent instanceof AgentLink ? options.agent : new AgentLink(options.agent, options.client);
   try {
     await link.client();
@@ -54,6 +57,7 @@ export async function createMcpServer(options: CreateMcpServerOptions): Promise<
   server.close = async () => {
     registered.dispose();
     await close();
+    if (owned) await link.close();
   };
   return server;
 }
