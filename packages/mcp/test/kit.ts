@@ -19,7 +19,7 @@ export const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 /** The reference agent on 127.0.0.1 (every transport, memory store), optionally requiring an API key. */
 export function startAgent(apiKey?: string): Promise<RunningAgent> {
-  return serveAll({ host: '127.0.0.1', port: 0, grpcPort: 0, store: { kind: 'memory' }, ...(apiKey && { apiKey }) });
+  return serveAll({ host: '127.0.0.1', port: 0, grpcPort: 0, store: { kind: 'memory' }, drainGraceMs: 0, apiKey });
 }
 
 /** A connected MCP client and how to stop what it talks to. */
