@@ -93,12 +93,13 @@ describe.each([
   it('canceling the MCP request cancels the A2A task', async () => {
     const a2a = await createClient(agent.baseUrl);
     const abort = new AbortController();
-    const firstProgress = new Promise<void>((resolve) => {
-      const running = call(mcp.client, 'slow', { message: 'slow 100 1000' }, { signal: abort.signal, onprogress: () => resolve() });
-      running.catch(() => {});
+    const contextId = crypto.randomUUID();
+    const working = new Promise<void>((resolve) => {
+      const onprogress = (p: { message?: string }) => p.message?.startsWith('working') && resolve();
+      call(mcp.client, 'slow', { message: 'slow 100 1000', contextId }, { signal: abort.signal, onprogress }).catch(() => {});
     });
-    await firstProgress;
-    const { tasks } = await a2a.listTasks({ status: 'TASK_STATE_WORKING' });
+    await working;
+    const { tasks } = await a2a.listTasks({ contextId });
     expect(tasks).toHaveLength(1);
     abort.abort();
     const task = await a2a.waitForTask(tasks[0]!.id);
