@@ -31,6 +31,12 @@ export interface RegisteredAgent {
   dispose(): void;
 }
 
+/** True when the client declared form elicitation (`elicitation: {}` means form, per MCP 2025-11-25). */
+function formElicitation(server: McpServer): boolean {
+  const declared = server.server.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
+  return declared !== undefined && (declared.form !== undefined || declared.url === undefined);
+}
+
 /** The default time limit of a message tool call. */
 export const DEFAULT_TIMEOUT_MS = 300_000;
 
@@ -62,7 +68,7 @@ export function registerAgent(server: McpServer, link: AgentLink, options: Regis
           toolName: name,
           agent: link.label,
           timeoutMs,
-          canElicit: server.server.getClientCapabilities()?.elicitation !== undefined,
+          canElicit: formElicitation(server),
           onTask,
           extra,
         }),

@@ -100,7 +100,11 @@ async function oneTurn(ctx: TurnContext, message: Message, signal: AbortSignal, 
   return task ? { task } : {};
 }
 
-/** Asks the client's user the agent's question; resolves the answer, or undefined when declined, canceled or empty. */
+/**
+ * Asks the client's user the agent's question; resolves the answer, or
+ * undefined when declined, canceled, empty or when the elicitation failed
+ * (then the model gets the question). Rejects only when `signal` aborted.
+ */
 async function elicit(ctx: TurnContext, task: Task, signal: AbortSignal): Promise<string | undefined> {
   const question = textOf(task.status.message) || 'The agent needs more input.';
   const answer = await ctx.extra.sendRequest(
@@ -114,8 +118,11 @@ async function elicit(ctx: TurnContext, task: Task, signal: AbortSignal): Promis
     },
     ElicitResultSchema,
     { signal },
-  );
-  const value = answer.action === 'accept' ? answer.content?.answer : undefined;
+  ).catch((error: unknown) => {
+    if (signal.aborted) throw error;
+    return undefined;
+  });
+  const value = answer?.action === 'accept' ? answer.content?.answer : undefined;
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 

@@ -52,6 +52,28 @@ describe('input-required with a client that declares elicitation', () => {
   });
 });
 
+describe('input-required when elicitation fails or is not form', () => {
+  it.each([
+    ['an elicitation the client fails', { elicitation: { form: {} } }, true],
+    ['a client that declares URL elicitation only', { elicitation: { url: {} } }, false],
+  ])('%s: the question goes to the model', async (_, capabilities, asks) => {
+    const mcp = await overHttp(agent.baseUrl, { capabilities });
+    let asked = false;
+    mcp.client.setRequestHandler(ElicitRequestSchema, () => {
+      asked = true;
+      throw new Error('no user here');
+    });
+    try {
+      const result = await call(mcp.client, 'quote', { message: 'provide a sunset quote' });
+      expect(result.isError).toBeFalsy();
+      expect(result._meta).toMatchObject({ state: 'input-required' });
+      expect(asked).toBe(asks);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
 describe('the Streamable HTTP endpoint', () => {
   it('answers loopback Host and Origin only, at its path only', async () => {
     const mcp = await overHttp(agent.baseUrl);
