@@ -4,18 +4,25 @@ import type { A2AClient, CreateClientOptions } from '@taskwire/client';
 import { createClient } from '@taskwire/client';
 import type { AgentCard } from '@taskwire/core';
 
+/** How long a client replaced by a new card stays open for the calls still on it. */
+const OLD_CLIENT_GRACE_MS = 600_000;
+
 /** How the bridge reaches its agent: a URL (its card is fetched) or a client you made. */
 export type AgentTarget = string | URL | A2AClient;
 
 /**
  * A lazily made {@link A2AClient} for one agent. `client()` reads the card
  * and picks a transport the first time (and again after a failure, so an
- * agent that comes up later is found); `refresh()` re-reads the card.
+ * agent that comes up later is found); `refresh()` re-reads the card now,
+ * `refreshEvery(ms)` periodically. Listeners hear of each card that differs
+ * from the one before.
  */
 export class AgentLink {
   private current: A2AClient | undefined;
   private pending: Promise<A2AClient> | undefined;
   private readonly listeners = new Set<(card: AgentCard | undefined) => void>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly retired = new Set<A2AClient>();
 
   constructor(
     readonly target: AgentTarget,
@@ -56,19 +63,40 @@ export class AgentLink {
   private connect(): Promise<A2AClient> {
     this.pending ??= createClient(this.target as string | URL, this.options)
       .then((client) => {
-        const before = JSON.stringify(this.current?.card);
         const old = this.current;
+        if (old && JSON.stringify(old.card) === JSON.stringify(client.card)) {
+          client.close().catch(() => {}); // the same card: calls under way keep their client
+          return old;
+        }
         this.current = client;
-        if (old && old !== client) old.close().catch(() => {});
-        if (JSON.stringify(client.card) !== before) for (const listener of this.listeners) listener(client.card);
+        // Calls under way on the old client finish on it; it is closed after a grace period.
+        if (old) {
+          this.retired.add(old);
+          setTimeout(() => this.retired.delete(old) && void old.close().catch(() => {}), OLD_CLIENT_GRACE_MS).unref();
+        }
+        for (const listener of this.listeners) listener(client.card);
         return client;
       })
       .finally(() => (this.pending = undefined));
     return this.pending;
   }
 
-  /** Closes the client's connections. */
+  /**
+   * Re-reads the card every `ms` from now on (failures are ignored: the
+   * next read tries again), so the tools follow a card that changes while
+   * the bridge runs. The timer does not keep the process alive.
+   */
+  refreshEvery(ms: number): void {
+    clearInterval(this.timer);
+    this.timer = setInterval(() => void this.refresh().catch(() => {}), ms);
+    this.timer.unref();
+  }
+
+  /** Stops re-reading the card and closes the client's connections. */
   async close(): Promise<void> {
-    await this.current?.close();
+    clearInterval(this.timer);
+    const clients = [...this.retired, ...(this.current ? [this.current] : [])];
+    this.retired.clear();
+    await Promise.all(clients.map((client) => client.close()));
   }
 }

@@ -17,6 +17,8 @@ export interface McpCommand {
   readonly host: string;
   readonly toolPrefix: string;
   readonly timeoutMs: number | undefined;
+  /** Re-read the card this often (ms); 0: never. */
+  readonly cardRefreshMs: number;
   readonly client: CreateClientOptions;
 }
 
@@ -39,8 +41,12 @@ Options:
   -H, --header <'N: v'>    send a header with every request to the agent (repeatable)
   --transport <binding>    preferred binding: JSONRPC, HTTP+JSON, GRPC or WS (repeatable, in order)
   --timeout <ms>           give up waiting for a task after <ms> (default 300000; 0: never)
+  --card-refresh <ms>      re-read the card this often, so the tools follow it (default 300000; 0: never)
   --prefix <text>          put <text> before every tool name
   -h, --help               this help`;
+
+/** How often the command re-reads the card unless told (`--card-refresh`). */
+export const DEFAULT_CARD_REFRESH_MS = 300_000;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -93,6 +99,7 @@ export function parseMcpArgs(argv: readonly string[], env: Env): McpCommand {
         transport: { type: 'string', multiple: true },
         timeout: { type: 'string' },
         prefix: { type: 'string' },
+        'card-refresh': { type: 'string' },
       },
     });
   } catch (error) {
@@ -122,6 +129,7 @@ export function parseMcpArgs(argv: readonly string[], env: Env): McpCommand {
     host: values.host ?? '127.0.0.1',
     toolPrefix: values.prefix ?? '',
     timeoutMs,
+    cardRefreshMs: wholeNumber('card-refresh', values['card-refresh']) ?? DEFAULT_CARD_REFRESH_MS,
     client: {
       ...(Object.keys(headers).length > 0 && { headers }),
       ...(auth && { auth }),

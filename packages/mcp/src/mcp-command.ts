@@ -41,6 +41,7 @@ export async function runMcp(argv: readonly string[], io: McpCliIo): Promise<num
   }
   const logger = stderrLogger(io.stderr);
   const link = new AgentLink(command.agentUrl, command.client);
+  if (command.cardRefreshMs > 0) link.refreshEvery(command.cardRefreshMs);
   const newServer = () => createMcpServer({ agent: link, toolPrefix: command.toolPrefix, ...(command.timeoutMs !== undefined && { timeoutMs: command.timeoutMs }), logger });
   const stopped = new Promise<void>((resolve) => {
     if (io.signal?.aborted) resolve();
