@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentOf, taskResult } from './content.js';
+import { progressMessage } from './send-turn.js';
 import { sanitizeToolName, skillToolNames } from './tool-names.js';
 
 describe('contentOf', () => {
@@ -53,5 +54,14 @@ describe('tool names', () => {
     const skill = (id: string) => ({ id, name: id, description: '', tags: [] });
     expect(skillToolNames([skill('a b'), skill('a_b'), skill('get_task'), skill('send message')])).toEqual(['a_b', 'a_b_2', 'get_task_2', 'send_message_2']);
     expect(skillToolNames([skill('get_task')], 'x_')).toEqual(['x_get_task_2']);
+  });
+});
+
+describe('progressMessage', () => {
+  it("says the state, the agent's current/total and its text, or the artifact", () => {
+    const status = { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' as const, message: { messageId: 'm', role: 'ROLE_AGENT' as const, parts: [{ text: 'thinking' }] } } };
+    expect(progressMessage({ statusUpdate: { ...status, metadata: { progress: { current: 2, total: 5 } } } })).toBe('working 2/5: thinking');
+    expect(progressMessage({ task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' } } })).toBe('submitted');
+    expect(progressMessage({ artifactUpdate: { taskId: 't', contextId: 'c', artifact: { artifactId: 'a1', name: 'output', parts: [{ text: 'x' }] } } })).toBe('artifact output');
   });
 });

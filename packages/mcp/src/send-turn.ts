@@ -69,7 +69,7 @@ function track(task: Task | undefined, response: StreamResponse): Task | undefin
 }
 
 /** A progress line for an event: the state, `current/total` when the agent says (`metadata.progress`), and its text; or the artifact it brings. */
-function progressMessage(response: StreamResponse): string | undefined {
+export function progressMessage(response: StreamResponse): string | undefined {
   if ('artifactUpdate' in response) return `artifact ${response.artifactUpdate.artifact.name ?? response.artifactUpdate.artifact.artifactId}`;
   if ('message' in response) return undefined;
   const { status, metadata } = 'task' in response ? response.task : response.statusUpdate;
