@@ -34,3 +34,11 @@ describe('parseMcpArgs', () => {
     expect(refused(['http://a', '--nope'])).toContain("Unknown option '--nope'");
   });
 });
+
+describe('isLoopback (no warning for --host on these)', () => {
+  it('knows loopback addresses and names', async () => {
+    const { isLoopback } = await import('./http-server.js');
+    expect(['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]'].every(isLoopback)).toBe(true);
+    expect(['0.0.0.0', '192.168.1.2', 'example.com', '::'].some(isLoopback)).toBe(false);
+  });
+});

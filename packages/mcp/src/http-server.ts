@@ -32,6 +32,11 @@ export interface HttpBridge {
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]|::1)$/;
 
+/** True for a loopback address or name (`127.x.x.x`, `localhost`, `::1`). */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.test(host);
+}
+
 /** The host name of a `Host` header or an origin (`localhost:3000` → `localhost`). */
 function hostName(value: string): string {
   try {
@@ -45,7 +50,7 @@ function hostName(value: string): string {
 function loopbackRequest(req: IncomingMessage): boolean {
   const host = req.headers.host ?? '';
   const origin = req.headers.origin;
-  return LOOPBACK.test(hostName(host)) && (origin === undefined || LOOPBACK.test(hostName(origin)));
+  return isLoopback(hostName(host)) && (origin === undefined || isLoopback(hostName(origin)));
 }
 
 function reply(res: ServerResponse, status: number, message: string): void {
@@ -67,7 +72,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpBridge> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const guard = LOOPBACK.test(host);
+  const guard = isLoopback(host);
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

@@ -4,7 +4,7 @@ import type { Logger } from '@taskwire/core';
 import { AgentLink } from './agent-link.js';
 import { parseMcpArgs, USAGE, UsageError } from './cli-args.js';
 import { createMcpServer } from './create-server.js';
-import { serveHttp } from './http-server.js';
+import { isLoopback, serveHttp } from './http-server.js';
 
 /** Where the command writes (stdout is MCP's own on stdio: the command writes there only with --help). */
 export interface McpCliIo {
@@ -50,6 +50,9 @@ export async function runMcp(argv: readonly string[], io: McpCliIo): Promise<num
   if (command.httpPort !== undefined) {
     const bridge = await serveHttp({ port: command.httpPort, host: command.host, newServer, logger });
     io.stderr.write(`taskwire-mcp: serving ${command.agentUrl} over Streamable HTTP at ${bridge.url}\n`);
+    if (!isLoopback(command.host)) {
+      io.stderr.write('taskwire-mcp: warning: this address is not loopback; whoever reaches it calls the agent with the credentials given here\n');
+    }
     await stopped;
     await bridge.close();
   } else {
