@@ -1,0 +1,139 @@
+// The command line of `taskwire-mcp`.
+import { parseArgs } from 'node:util';
+import type { CreateClientOptions, TokenProvider } from '@taskwire/client';
+import { clientCredentials, staticToken } from '@taskwire/client';
+
+/** A command line that cannot run; exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** What the command line asks for. */
+export interface McpCommand {
+  readonly help: boolean;
+  readonly agentUrl: string;
+  /** Streamable HTTP on this port instead of stdio. */
+  readonly httpPort: number | undefined;
+  readonly host: string;
+  readonly toolPrefix: string;
+  readonly timeoutMs: number | undefined;
+  /** Re-read the card this often (ms); 0: never. */
+  readonly cardRefreshMs: number;
+  readonly client: CreateClientOptions;
+}
+
+/** The help text. */
+export const USAGE = `Usage: taskwire-mcp <agent-url> [options]
+
+Serves the A2A agent at <agent-url> as an MCP server: a tool per skill of its
+card (send_message without skills), get_task, list_tasks, cancel_task; the card
+and the tasks as resources. stdio by default.
+
+Options:
+  --http <port>            serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio
+  --host <address>         the address --http listens on (default 127.0.0.1)
+  --token <token>          send Authorization: Bearer <token> (or set TASKWIRE_TOKEN)
+  --api-key <key>          send x-api-key (or set TASKWIRE_API_KEY)
+  --client-id <id>         get tokens with OAuth 2.0 client credentials; the secret comes from
+                           TASKWIRE_CLIENT_SECRET (or --client-secret, visible to other users)
+  --token-url <url>        the token endpoint (or --issuer <url> to discover it)
+  --scope <scope>          a scope to ask for (repeatable); --resource <uri> the audience
+  -H, --header <'N: v'>    send a header with every request to the agent (repeatable)
+  --transport <binding>    preferred binding: JSONRPC, HTTP+JSON, GRPC or WS (repeatable, in order)
+  --timeout <ms>           give up waiting for a task after <ms> (default 300000; 0: never)
+  --card-refresh <ms>      re-read the card this often, so the tools follow it (default 300000; 0: never)
+  --prefix <text>          put <text> before every tool name
+  -h, --help               this help`;
+
+/** How often the command re-reads the card unless told (`--card-refresh`). */
+export const DEFAULT_CARD_REFRESH_MS = 300_000;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function wholeNumber(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} needs a whole number (got "${value}")`);
+  return Number(value);
+}
+
+function tokenProvider(values: Record<string, string | string[] | boolean | undefined>, env: Env): TokenProvider | undefined {
+  const text = (name: string) => values[name] as string | undefined;
+  const clientId = text('client-id');
+  if (clientId === undefined) {
+    if (text('client-secret') ?? text('token-url') ?? text('issuer')) throw new UsageError('--client-secret, --token-url and --issuer go with --client-id');
+    const token = text('token') ?? env.TASKWIRE_TOKEN;
+    return token ? staticToken(token) : undefined;
+  }
+  if (text('token') !== undefined) throw new UsageError('give either --token or --client-id, not both');
+  const clientSecret = text('client-secret') ?? env.TASKWIRE_CLIENT_SECRET;
+  if (!clientSecret) throw new UsageError(`--client-id ${clientId} needs its secret: set TASKWIRE_CLIENT_SECRET`);
+  const tokenUrl = text('token-url');
+  const issuer = text('issuer');
+  if (!tokenUrl && !issuer) throw new UsageError('--client-id needs --token-url <url> or --issuer <url>');
+  const scopes = ((values.scope as string[] | undefined) ?? []).flatMap((s) => s.split(' ')).filter(Boolean);
+  const resource = text('resource');
+  return clientCredentials({ clientId, clientSecret, ...(tokenUrl && { tokenUrl }), ...(issuer && { issuer }), ...(scopes.length > 0 && { scopes }), ...(resource && { resource }) });
+}
+
+/** Parses `argv` (after the script path) with secrets from `env`; throws {@link UsageError} on a bad command line. Messages never show a secret. */
+export function parseMcpArgs(argv: readonly string[], env: Env): McpCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        http: { type: 'string' },
+        host: { type: 'string' },
+        token: { type: 'string' },
+        'api-key': { type: 'string' },
+        'client-id': { type: 'string' },
+        'client-secret': { type: 'string' },
+        'token-url': { type: 'string' },
+        issuer: { type: 'string' },
+        scope: { type: 'string', multiple: true },
+        resource: { type: 'string' },
+        header: { type: 'string', multiple: true, short: 'H' },
+        transport: { type: 'string', multiple: true },
+        timeout: { type: 'string' },
+        prefix: { type: 'string' },
+        'card-refresh': { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const help = values.help ?? false;
+  if (positionals.length > 1) throw new UsageError(`one agent URL, please (got ${positionals.length} arguments)`);
+  const raw = positionals[0];
+  if (!raw && !help) throw new UsageError('which agent? give its URL: taskwire-mcp <agent-url>');
+  const agentUrl = raw && !/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? `http://${raw}` : (raw ?? '');
+  if (agentUrl && !URL.canParse(agentUrl)) throw new UsageError(`"${raw}" is not a URL`);
+  const headers: Record<string, string> = {};
+  for (const line of values.header ?? []) {
+    const at = line.indexOf(':');
+    if (at <= 0) throw new UsageError(`--header needs "Name: value" (got "${line}")`);
+    headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+  }
+  const apiKey = values['api-key'] ?? env.TASKWIRE_API_KEY;
+  if (apiKey) headers['x-api-key'] = apiKey;
+  const auth = tokenProvider(values, env);
+  const timeoutMs = wholeNumber('timeout', values.timeout);
+  return {
+    help,
+    agentUrl,
+    httpPort: wholeNumber('http', values.http),
+    host: values.host ?? '127.0.0.1',
+    toolPrefix: values.prefix ?? '',
+    timeoutMs,
+    cardRefreshMs: wholeNumber('card-refresh', values['card-refresh']) ?? DEFAULT_CARD_REFRESH_MS,
+    client: {
+      ...(Object.keys(headers).length > 0 && { headers }),
+      ...(auth && { auth }),
+      ...(values.transport && { preferred: values.transport }),
+    },
+  };
+}

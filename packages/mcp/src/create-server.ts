@@ -1,0 +1,63 @@
+// createMcpServer: one A2A agent as an MCP server.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CreateClientOptions } from '@taskwire/client';
+import type { Logger } from '@taskwire/core';
+import type { AgentTarget } from './agent-link.js';
+import { AgentLink } from './agent-link.js';
+import { describeFailure } from './failure.js';
+import type { RegisterAgentOptions } from './register-agent.js';
+import { registerAgent } from './register-agent.js';
+
+/** This package's version, sent as the MCP server's version. */
+export const VERSION = '0.1.0';
+
+/** Options of {@link createMcpServer}. */
+export interface CreateMcpServerOptions extends RegisterAgentOptions {
+  /**
+   * The A2A agent: its URL (the card is read from it; the connection is
+   * retried on each call until it succeeds), an `A2AClient` you made, or an
+   * {@link AgentLink} to share one connection between several servers (one
+   * per Streamable HTTP session).
+   */
+  readonly agent: AgentTarget | AgentLink;
+  /** How to connect when `agent` is a URL: credentials (`auth`, `headers`), preferred bindings, timeouts... */
+  readonly client?: CreateClientOptions;
+  /** The MCP server's name. Default: the card's name (`a2a-agent` without a card). */
+  readonly name?: string;
+  /** Told, at `warn`, when the agent cannot be reached at start (the server starts anyway). */
+  readonly logger?: Logger;
+}
+
+/**
+ * An MCP server (the SDK's `McpServer`, not yet connected) exposing one A2A
+ * agent: a tool per skill of its card (`send_message` without skills), the
+ * task tools and resources (see {@link registerAgent}). Reads the card
+ * first; when the agent cannot be reached it still resolves, with
+ * `send_message` whose calls say why (and retry), and the skill tools appear
+ * once the card can be read. Connect it to any transport
+ * (`StdioServerTransport`, `StreamableHTTPServerTransport`), or use
+ * {@link registerAgent} to add the agent to a server of your own.
+ * Closing the server closes the connection it made from a URL (a client or
+ * link you gave stays open).
+ */
+export async function createMcpServer(options: CreateMcpServerOptions): Promise<McpServer> {
+  const owned = typeof options.agent === 'string' || options.agent instanceof URL; // a link or client you gave stays yours to close
+  const link = options.agent instanceof AgentLink ? options.agent : new AgentLink(options.agent, options.client);
+  try {
+    await link.client();
+  } catch (error) {
+    options.logger?.warn({ agent: link.label }, describeFailure(error, link.label));
+  }
+  const server = new McpServer(
+    { name: options.name ?? link.card?.name ?? 'a2a-agent', version: VERSION, ...(link.card?.description && { description: link.card.description }) },
+    { capabilities: { logging: {} } },
+  );
+  const registered = registerAgent(server, link, options);
+  const close = server.close.bind(server);
+  server.close = async () => {
+    registered.dispose();
+    await close();
+    if (owned) await link.close();
+  };
+  return server;
+}

@@ -1,0 +1,69 @@
+// `taskwire-mcp <agent-url>` as a function: the bridge on stdio, or Streamable HTTP with --http.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Logger } from '@taskwire/core';
+import { AgentLink } from './agent-link.js';
+import { parseMcpArgs, USAGE, UsageError } from './cli-args.js';
+import { createMcpServer } from './create-server.js';
+import { isLoopback, serveHttp } from './http-server.js';
+
+/** Where the command writes (stdout is MCP's own on stdio: the command writes there only with --help). */
+export interface McpCliIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Stops the bridge (e.g. on SIGINT); without it the bridge runs until stdin ends (stdio) or forever (HTTP). */
+  readonly signal?: AbortSignal;
+}
+
+/** One line per log entry on stderr. */
+function stderrLogger(stderr: McpCliIo['stderr']): Logger {
+  const line = (level: string) => (fields: object, message?: string) => void stderr.write(`taskwire-mcp ${level}: ${message ?? ''} ${JSON.stringify(fields)}\n`);
+  return { warn: line('warn'), error: line('error') };
+}
+
+/**
+ * Runs `taskwire-mcp` with `argv` (after the script path): resolves the exit
+ * code once the bridge stops (0), or at once for --help (0) and a bad
+ * command line (2, with the reason and the usage on stderr).
+ */
+export async function runMcp(argv: readonly string[], io: McpCliIo): Promise<number> {
+  let command;
+  try {
+    command = parseMcpArgs(argv, io.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`taskwire-mcp: ${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (command.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const logger = stderrLogger(io.stderr);
+  const link = new AgentLink(command.agentUrl, command.client);
+  if (command.cardRefreshMs > 0) link.refreshEvery(command.cardRefreshMs);
+  const newServer = () => createMcpServer({ agent: link, toolPrefix: command.toolPrefix, ...(command.timeoutMs !== undefined && { timeoutMs: command.timeoutMs }), logger });
+  const stopped = new Promise<void>((resolve) => {
+    if (io.signal?.aborted) resolve();
+    io.signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  if (command.httpPort !== undefined) {
+    const bridge = await serveHttp({ port: command.httpPort, host: command.host, newServer, logger });
+    io.stderr.write(`taskwire-mcp: serving ${command.agentUrl} over Streamable HTTP at ${bridge.url}\n`);
+    if (!isLoopback(command.host)) {
+      io.stderr.write('taskwire-mcp: warning: this address is not loopback; whoever reaches it calls the agent with the credentials given here\n');
+    }
+    await stopped;
+    await bridge.close();
+  } else {
+    const server = await newServer();
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
+    process.stdin.once('end', () => void server.close());
+    await server.connect(transport);
+    await Promise.race([closed, stopped]);
+    await server.close();
+  }
+  await link.close();
+  return 0;
+}
