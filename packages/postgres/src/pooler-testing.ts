@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 
 /** Where Debian's `pgbouncer` package puts the program (`bash scripts/apt-install.sh pgbouncer /usr/sbin/pgbouncer pgbouncer`). */
 export const PGBOUNCER = process.env.PGBOUNCER ?? '/usr/sbin/pgbouncer';
@@ -60,6 +61,7 @@ export class PgBouncer {
         `listen_port = ${port}`,
         'unix_socket_dir =',
         'auth_type = trust',
+        `admin_users = ${user}`,
         `auth_file = ${join(dir, 'users.txt')}`,
         'pool_mode = transaction',
         `default_pool_size = ${poolSize}`,
@@ -91,6 +93,20 @@ export class PgBouncer {
       throw error;
     });
     return bouncer;
+  }
+
+  /** The `application_name` of every client connected through the pooler now (its admin console's `SHOW CLIENTS`). */
+  async clients(): Promise<string[]> {
+    const admin = new URL(this.url);
+    admin.pathname = '/pgbouncer';
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ application_name: string }>('SHOW CLIENTS');
+      return rows.map((row) => row.application_name);
+    } finally {
+      await client.end();
+    }
   }
 
   /** Stops PgBouncer (its client connections end) and removes its files. */
