@@ -97,12 +97,15 @@ export function isPooled(pool: pg.Pool): boolean {
 /**
  * Names the connections of a pool the store opened `name` in
  * `pg_stat_activity.application_name`: new ones at connection time, ones
- * already open with `SET application_name` before their next statement.
+ * already open with `set_config` before their next statement (not behind a
+ * pooler: there they keep their name until they are replaced).
  * A pool of yours is left as it is.
  */
 export function nameConnections(pool: pg.Pool, name: string): void {
   if (!ownedPools.has(pool)) return;
   (pool.options as pg.ClientConfig).application_name = name;
+  // Behind a pooler a SET-like statement may pin the connection (RDS Proxy): there only new connections get the name.
+  if (isPooled(pool)) return;
   pool.on('acquire', (client) => {
     const parameters = (client as unknown as { connectionParameters?: { application_name?: string } }).connectionParameters;
     if (parameters === undefined || parameters.application_name === name) return;
