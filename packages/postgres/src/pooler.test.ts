@@ -1,7 +1,9 @@
 import { runTaskStoreConformance } from '@taskwire/core/testing';
 import type { Task } from '@taskwire/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import pg from 'pg';
 import { createPostgresCoordinator } from './cluster/coordinator.js';
+import { connect, UnnamedStatementClient } from './connection.js';
 import { until } from './cluster/coordinator-test-kit.js';
 import { describePostgres } from './database-test-kit.js';
 import { migrate, migrationStatus } from './migrate.js';
@@ -40,6 +42,22 @@ describePostgres('PostgresTaskStore through PgBouncer in transaction mode', (db)
     } finally {
       await store.close();
       await db.drop(schema);
+    }
+  });
+
+  it('refuses an empty direct URL, and unnamed statements on a pool of yours that would still name them', async () => {
+    expect(() => connect({ connectionString: bouncer.url, directConnectionString: '' }, 'test')).toThrow(/directConnectionString must be a non-empty connection URL/);
+    expect(() => connect({ pool: db.pool, directConnectionString: db.url }, 'test')).toThrow(/Client: UnnamedStatementClient/);
+    const pool = new pg.Pool({ connectionString: bouncer.url, Client: UnnamedStatementClient });
+    try {
+      const connection = connect({ pool, directConnectionString: db.url }, 'test');
+      expect(connection.owned).toBe(false);
+      // The same statement text under one name, from many clients sharing three server connections.
+      const named = { name: 'taskwire_test_named', text: 'SELECT $1::int AS n' };
+      const rows = await Promise.all(Array.from({ length: 40 }, (_, i) => pool.query({ ...named, values: [i] })));
+      expect(rows.map((r) => r.rows[0].n)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    } finally {
+      await pool.end();
     }
   });
 
