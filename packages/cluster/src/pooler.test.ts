@@ -62,6 +62,8 @@ describePostgres('2 reference-agent processes through PgBouncer in transaction m
   }, 60_000);
 
   it('each replica listens and holds its name lock on a direct session; its requests and cluster work go through the pooler, named with its id', async () => {
+    // A call to each replica, so its request pool has a connection open now (idle ones close after 30 s).
+    await Promise.all(replicas.map((r) => withTenant(r.transport('JSON-RPC', 0), 'pooled-names').unary('ListTasks', {})));
     const through = await bouncer.clients();
     for (const name of names) {
       expect(through.some((n) => n.startsWith('taskwire listener') && n.endsWith(name))).toBe(false);
