@@ -14,7 +14,7 @@ export interface AgentOptions {
   readonly store:
     | { kind: 'memory' }
     | { kind: 'file'; dir: string }
-    | { kind: 'postgres'; url: string; schema: string; migrate: boolean; leaseTtlMs: number | undefined; replicaName?: string | undefined };
+    | { kind: 'postgres'; url: string; schema: string; migrate: boolean; leaseTtlMs: number | undefined; replicaName?: string | undefined; directUrl?: string | undefined };
   readonly apiKey: string | undefined;
   /** The base URL clients reach the agent at (a load balancer's); the card's HTTP and WebSocket interfaces point there. */
   readonly publicUrl?: string | undefined;
@@ -39,6 +39,9 @@ export const USAGE = `Usage: pnpm start [-- options]
   --store <s>         memory | file:DIR | postgres://user@host:5432/db (default: $DATABASE_URL
                       when it is a postgres:// URL, else file:./.taskwire-data)
   --migrate           with a postgres store: apply the schema's migrations before serving
+  --direct-store <url>  with a postgres store reached through a transaction-mode pooler (PgBouncer,
+                      Supabase, Neon, RDS Proxy): a postgres:// URL straight to the database, for
+                      LISTEN, the replica name's lock and --migrate; statements go unprepared
   --schema <name>     with a postgres store: the schema of its tables (default taskwire)
   --lease-ttl-ms <n>  with a postgres store: how long a task's lease lasts unless renewed, which
                       bounds how long a task stays unsettled after its replica vanished (default 15000)
@@ -81,6 +84,7 @@ export function parseOptions(
       host: { type: 'string', default: '127.0.0.1' },
       store: { type: 'string' },
       migrate: { type: 'boolean', default: false },
+      'direct-store': { type: 'string' },
       schema: { type: 'string', default: 'taskwire' },
       'lease-ttl-ms': { type: 'string' },
       'replica-name': { type: 'string' },
@@ -112,10 +116,13 @@ export function parseOptions(
     const leaseTtlMs = milliseconds(values['lease-ttl-ms'], '--lease-ttl-ms', 100);
     // A fixed port on this host's address names the replica: no live process can hold it beside this one.
     const replicaName = values['replica-name'] ?? (port !== 0 ? defaultReplicaName(hostname(), values.host!, port) : undefined);
-    parsed = { kind: 'postgres', url: store, schema: values.schema!, migrate: values.migrate!, leaseTtlMs, replicaName };
+    const directUrl = values['direct-store'];
+    if (directUrl !== undefined && !POSTGRES_URL.test(directUrl)) throw new TypeError(`--direct-store must be a postgres:// URL, not "${directUrl}"`);
+    parsed = { kind: 'postgres', url: store, schema: values.schema!, migrate: values.migrate!, leaseTtlMs, replicaName, directUrl };
   } else throw new TypeError(`--store must be "memory", "file:DIR" or a postgres:// URL, not "${store}"`);
   if (parsed.kind !== 'postgres' && values.migrate) throw new TypeError('--migrate applies to a postgres store only');
   if (parsed.kind !== 'postgres' && values['lease-ttl-ms'] !== undefined) throw new TypeError('--lease-ttl-ms applies to a postgres store only');
+  if (parsed.kind !== 'postgres' && values['direct-store'] !== undefined) throw new TypeError('--direct-store applies to a postgres store only');
   if (parsed.kind !== 'postgres' && values['replica-name'] !== undefined) throw new TypeError('--replica-name applies to a postgres store only');
   const drainGraceMs = milliseconds(values['drain-grace-ms'], '--drain-grace-ms', 0) ?? DEFAULT_DRAIN_GRACE_MS;
   const issuer = values['oidc-issuer'];

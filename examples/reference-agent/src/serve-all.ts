@@ -39,7 +39,7 @@ export interface RunningAgent {
 async function openStore(store: AgentOptions['store'], logger: Logger | undefined): Promise<{ store: TaskStore; coordinator?: TaskCoordinator; migration?: MigrationResult }> {
   if (store.kind === 'memory') return { store: createMemoryTaskStore({ maxTasks: 100_000 }) };
   if (store.kind === 'file') return { store: await FileTaskStore.open(store.dir, { logger }) };
-  const connection = { connectionString: store.url, schema: store.schema, ...(logger && { logger }) };
+  const connection = { connectionString: store.url, schema: store.schema, ...(store.directUrl && { directConnectionString: store.directUrl }), ...(logger && { logger }) };
   const migration = store.migrate ? await migrate(connection) : undefined;
   const postgres = await createPostgresTaskStore(connection);
   try {

@@ -22,6 +22,28 @@ export interface PostgresConnectionOptions {
   readonly connectTimeoutMs?: number;
   /** Told about connections lost while idle (the pool replaces them). */
   readonly logger?: Logger;
+  /**
+   * A URL that reaches PostgreSQL itself, not through a connection pooler
+   * (PgBouncer, Supabase's pooler, Neon's `-pooler` host, RDS Proxy), for
+   * what needs a session of its own: the cluster coordinator's LISTEN
+   * connection and its replica-name advisory lock, and `migrate`. Give it
+   * when `connectionString` (or `pool`) goes through a pooler in
+   * transaction mode; then `preparedStatements` defaults to false and the
+   * pool the store opens sends no session settings at connection time (a
+   * pooler refuses them; set `statement_timeout` on the role instead, see
+   * the README). Without it, everything uses the one connection.
+   */
+  readonly directConnectionString?: string;
+  /**
+   * Whether statements are prepared once per connection under a name
+   * (default true; false when `directConnectionString` is given). A
+   * transaction-mode pooler hands each transaction to any server
+   * connection, where a named statement may already exist or be missing:
+   * say false there, and every statement is sent unnamed (parsed each
+   * time). With your own `pool`, false needs a pool made with
+   * `Client: UnnamedStatementClient`.
+   */
+  readonly preparedStatements?: boolean;
 }
 
 /** A pool with what the store needs to know of it. */
@@ -34,6 +56,63 @@ export interface Connection {
   readonly qualified: string;
   /** How to name the database in messages (the URL without its password). */
   readonly where: string;
+}
+
+/**
+ * A node-postgres client that sends every statement unnamed: a query
+ * config's `name` (a prepared statement) is dropped, so nothing outlives
+ * the transaction on the server. For pools behind a transaction-mode
+ * pooler: `new pg.Pool({ ..., Client: UnnamedStatementClient })`.
+ */
+export class UnnamedStatementClient extends pg.Client {}
+const namedQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
+(UnnamedStatementClient.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+  if (config !== null && typeof config === 'object' && 'name' in config && typeof (config as { submit?: unknown }).submit !== 'function') {
+    const { name: _name, ...unnamed } = config as Record<string, unknown>;
+    return namedQuery.call(this, unnamed, ...rest);
+  }
+  return namedQuery.call(this, config, ...rest);
+};
+
+/** Per pool: how to open a connection of its own (LISTEN, session advisory locks), when a direct URL was given. */
+const sessionConfigs = new WeakMap<pg.Pool, pg.ClientConfig>();
+/** Pools the store opened (their connections may be renamed). */
+const ownedPools = new WeakSet<pg.Pool>();
+
+/**
+ * How to open a connection that keeps its session (LISTEN, session
+ * advisory locks) to the database of `pool`: the direct URL given as
+ * `directConnectionString` when the pool was resolved by {@link connect},
+ * else the pool's own settings.
+ */
+export function sessionConfig(pool: pg.Pool): pg.ClientConfig {
+  return sessionConfigs.get(pool) ?? (pool.options as pg.ClientConfig);
+}
+
+/** Whether `pool` goes through a pooler (a direct URL was given for sessions): it must get no session settings at connection time. */
+export function isPooled(pool: pg.Pool): boolean {
+  return sessionConfigs.has(pool);
+}
+
+/**
+ * Names the connections of a pool the store opened `name` in
+ * `pg_stat_activity.application_name`: new ones at connection time, ones
+ * already open with `set_config` before their next statement (not behind a
+ * pooler: there they keep their name until they are replaced).
+ * A pool of yours is left as it is.
+ */
+export function nameConnections(pool: pg.Pool, name: string): void {
+  if (!ownedPools.has(pool)) return;
+  (pool.options as pg.ClientConfig).application_name = name;
+  // Behind a pooler a SET-like statement may pin the connection (RDS Proxy): there only new connections get the name.
+  if (isPooled(pool)) return;
+  pool.on('acquire', (client) => {
+    const parameters = (client as unknown as { connectionParameters?: { application_name?: string } }).connectionParameters;
+    if (parameters === undefined || parameters.application_name === name) return;
+    parameters.application_name = name;
+    // Queued ahead of the caller's statement, on its own (outside any transaction of the caller).
+    client.query({ text: 'SELECT set_config($1, $2, false)', values: ['application_name', name] }).catch(() => undefined);
+  });
 }
 
 /** Default of {@link PostgresConnectionOptions.statementTimeoutMs}. */
@@ -63,15 +142,42 @@ export function connect(options: PostgresConnectionOptions, owner: string): Conn
   if (!options.pool === !options.connectionString) {
     throw new TypeError(`${owner}: pass exactly one of pool and connectionString`);
   }
+  if (options.directConnectionString !== undefined && (typeof options.directConnectionString !== 'string' || options.directConnectionString === '')) {
+    throw new TypeError(`${owner}: directConnectionString must be a non-empty connection URL`);
+  }
   const schema = options.schema ?? DEFAULT_SCHEMA;
   const qualified = quoteSchema(schema);
-  if (options.pool) return { pool: options.pool, owned: false, schema, qualified, where: '<your database URL>' };
+  const pooled = options.directConnectionString !== undefined;
+  const prepare = options.preparedStatements ?? !pooled;
   const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.poolSize ?? 10,
+  const session = sessionSettings(options, statementTimeout);
+  let pool: pg.Pool;
+  if (options.pool) {
+    pool = options.pool;
+    if (!prepare && (pool.options as { Client?: unknown }).Client !== UnnamedStatementClient) {
+      throw new TypeError(`${owner}: preparedStatements: false needs a pool made with \`Client: UnnamedStatementClient\` (or pass connectionString)`);
+    }
+  } else {
+    pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.poolSize ?? 10,
+      idleTimeoutMillis: 30_000,
+      ...(prepare ? {} : { Client: UnnamedStatementClient }),
+      // A pooler refuses session settings at connection time: the client-side read timeout alone bounds a call there.
+      ...(pooled ? { ...session, statement_timeout: undefined, idle_in_transaction_session_timeout: undefined } : session),
+    });
+    ownedPools.add(pool);
+    pool.on('error', (error) => options.logger?.warn({ error: error.message }, 'Taskwire postgres: an idle connection was lost; the pool opens a new one when needed'));
+  }
+  if (pooled) sessionConfigs.set(pool, { ...session, connectionString: options.directConnectionString });
+  const where = options.connectionString === undefined ? '<your database URL>' : redactUrl(options.connectionString);
+  return { pool, owned: !options.pool, schema, qualified, where };
+}
+
+/** The settings of every connection the store opens: timeouts, keep-alive and its name. */
+function sessionSettings(options: PostgresConnectionOptions, statementTimeout: number): pg.ClientConfig {
+  return {
     connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    idleTimeoutMillis: 30_000,
     statement_timeout: statementTimeout,
     // The client stops waiting a little after the server would have cancelled: a dead peer cannot hang a call.
     query_timeout: statementTimeout + 2_000,
@@ -80,7 +186,5 @@ export function connect(options: PostgresConnectionOptions, owner: string): Conn
     // A peer that vanished is probed after 5 s of silence (the OS default waits two hours).
     keepAliveInitialDelayMillis: 5_000,
     application_name: 'taskwire',
-  });
-  pool.on('error', (error) => options.logger?.warn({ error: error.message }, 'Taskwire postgres: an idle connection was lost; the pool opens a new one when needed'));
-  return { pool, owned: true, schema, qualified, where: redactUrl(options.connectionString!) };
+  };
 }

@@ -8,7 +8,7 @@ export { createPostgresTaskStore, PostgresTaskStore, TerminalTaskError } from '.
 export type { PostgresTaskStoreOptions } from './task-store.js';
 export type { EventRetentionOptions } from './retention.js';
 export type { PostgresConnectionOptions } from './connection.js';
-export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, redactUrl } from './connection.js';
+export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, redactUrl, UnnamedStatementClient } from './connection.js';
 export { migrate, migrationStatus, SchemaNotReadyError } from './migrate.js';
 export type { MigrationResult, MigrationStatus } from './migrate.js';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';

@@ -37,8 +37,15 @@ export class SchemaNotReadyError extends Error {
 /** The advisory lock key of a schema's migrations: one migrator per schema at a time, on every client of the database. */
 const LOCK_KEY = "hashtextextended('taskwire migrations ' || $1, 0)";
 
+/** Migrations run on the direct URL when one is given (a pooler in front may not keep a session, and DDL is best sent straight). */
+function direct(options: PostgresConnectionOptions): PostgresConnectionOptions {
+  if (options.directConnectionString === undefined) return options;
+  const { pool: _pool, directConnectionString, preparedStatements: _prepared, ...rest } = options;
+  return { ...rest, connectionString: directConnectionString };
+}
+
 async function withConnection<T>(options: PostgresConnectionOptions, fn: (connection: Connection) => Promise<T>): Promise<T> {
-  const connection = connect(options, 'migrate');
+  const connection = connect(direct(options), 'migrate');
   try {
     return await fn(connection);
   } catch (error) {
@@ -67,7 +74,9 @@ function statusOf(schema: string, version: number): MigrationStatus {
  * or nothing), recording each in `<schema>.taskwire_migrations`. Safe when
  * several processes call it at once: they take turns on an advisory lock
  * per schema, and the later ones find nothing left to do. Never drops data.
- * Rejects when the schema is newer than this release knows.
+ * Rejects when the schema is newer than this release knows. With
+ * `directConnectionString`, it connects there instead of `connectionString`
+ * or `pool`.
  */
 export function migrate(options: PostgresConnectionOptions): Promise<MigrationResult> {
   return withConnection(options, async (connection) => {

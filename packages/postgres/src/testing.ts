@@ -76,3 +76,4 @@ export function describePostgres(name: string, body: (db: TestDatabase) => void)
     body(db);
   });
 }
+export { PGBOUNCER, PgBouncer } from './pooler-testing.js';

@@ -1,5 +1,6 @@
 import type { Logger } from '@taskwire/core';
 import pg from 'pg';
+import { isPooled } from '../connection.js';
 import { destroy } from './listener.js';
 
 /**
@@ -45,7 +46,9 @@ const BACKGROUND_CONNECTIONS = 2;
  * pool (`from`): renewals, the sweep, the catch-up and take-overs never
  * wait behind request traffic. Its statements give up after
  * `queryTimeoutMs` (a silent peer cannot hold a renewal past the lease);
- * they are named `name` in `pg_stat_activity`.
+ * they are named `name` in `pg_stat_activity`. It goes where `from` goes
+ * (through a pooler too: every statement is a transaction of its own),
+ * with `from`'s client class (unnamed statements when it has them).
  * Lost idle connections are logged (debug), never thrown.
  */
 export function backgroundPool(from: pg.Pool, name: string, queryTimeoutMs: number, logger?: Logger): { pool: pg.Pool; connections: PoolConnections } {
@@ -57,7 +60,8 @@ export function backgroundPool(from: pg.Pool, name: string, queryTimeoutMs: numb
     idleTimeoutMillis: 60_000,
     connectionTimeoutMillis: Math.min(options.connectionTimeoutMillis || queryTimeoutMs, queryTimeoutMs),
     query_timeout: queryTimeoutMs,
-    statement_timeout: queryTimeoutMs,
+    // Behind a pooler, no session setting at connection time (it refuses them); the read timeout still bounds a renewal.
+    statement_timeout: isPooled(from) ? undefined : queryTimeoutMs,
     keepAlive: true,
     keepAliveInitialDelayMillis: Math.min(options.keepAliveInitialDelayMillis ?? queryTimeoutMs, queryTimeoutMs),
     application_name: name,

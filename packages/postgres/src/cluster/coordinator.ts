@@ -1,6 +1,7 @@
 import type { CoordinatorHost, Logger, TaskCoordinator } from '@taskwire/core';
 import type pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { nameConnections, sessionConfig } from '../connection.js';
 import { prepared, quoteSchema } from '../schema-name.js';
 import type { PostgresTaskStore } from '../task-store.js';
 import { backgroundPool, PoolConnections } from './background-pool.js';
@@ -83,8 +84,11 @@ export class PostgresCoordinator implements TaskCoordinator {
     // A renewal must give up well before the lease would expire, so the next one can try on a fresh connection.
     this.background = backgroundPool(store.pool, sessionName('cluster', tag, name), Math.max(1_000, this.leaseTtlMs / 3), logger);
     this.storeConnections = new PoolConnections(store.pool);
+    // The request pool carries the replica's id too (when the store opened it).
+    nameConnections(store.pool, `taskwire ${tag}${name === undefined ? '' : ` ${name}`}`);
     this.listener = new CommitListener({
-      client: store.pool.options as pg.ClientConfig,
+      // LISTEN and the name's advisory lock need a session: the direct URL when the store goes through a pooler.
+      client: sessionConfig(store.pool),
       name: sessionName('listener', tag, name),
       channel: eventsChannel(store.schema),
       pingIntervalMs,
