@@ -59,7 +59,7 @@ beforeAll(async () => {
     npm_config_update_notifier: 'false',
   };
   scratchCopy(root, scratch, pnpm);
-}, 240_000);
+}, 600_000);
 afterAll(async () => {
   await registry?.stop();
   rmSync(work, { recursive: true, force: true });
@@ -97,7 +97,7 @@ describe('a release through a real npm registry', () => {
       if (meta.dependencies?.['@taskwire/core']) expect(meta.dependencies['@taskwire/core']).toBe(pkg.version);
       expect(tags, name).toContain(`${name}@${pkg.version}`);
     }
-  }, 240_000);
+  }, 600_000);
 
   it('publishing the same version again is refused: changeset publish skips it, a direct publish fails', () => {
     const again = changeset(['publish']);
