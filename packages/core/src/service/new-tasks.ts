@@ -5,7 +5,7 @@ import type { CommitResult, TaskRecord, TaskStore } from '../store/task-store.js
 import { VersionConflictError } from '../store/task-store.js';
 import { landedCommit, RunRetries, type RetryingRun } from './commit-retry.js';
 import type { KeyedLock } from './keyed-lock.js';
-import type { RunLease, TaskLeases } from './task-leases.js';
+import { claimEpoch, type RunLease, type TaskLeases } from './task-leases.js';
 import type { TaskOutcome, TaskOutcomes } from './task-outcomes.js';
 
 /** The parts of a `TaskEngine` that new tasks share with the rest of it. */
@@ -119,7 +119,7 @@ export class NewTasks {
       const events: StreamResponse[] = [{ task }];
       const lease = activate ? this.parts.leases?.condition(task.id, true) : undefined;
       const result = await this.parts.store.commit({ task, expectedVersion: 0, owner, events, trace, lease });
-      if (lease) this.parts.leases!.claimed(task.id, result.version);
+      if (lease) this.parts.leases!.claimed(task.id, claimEpoch(result));
       const record: TaskRecord = { task, owner, version: result.version, lastSequence: result.lastSequence, trace };
       if (activate) this.parts.active.set(task.id, record);
       this.parts.publish(task.id, events, result.firstSequence);
@@ -152,9 +152,11 @@ export class NewTasks {
         failure = error;
       }
       try {
-        // A creating commit that landed after all (its answer was lost): the claim it made produced version 1.
+        // A creating commit that landed after all (its answer was lost): the claim it made produced version 1. Its epoch
+        // was lost with the answer when the store draws epochs apart from versions: the run claims its task again.
         if (retries !== undefined && retries.unknown.length > 0 && failure instanceof VersionConflictError && (await landedCommit(store, taskId, retries.unknown))) {
           result = { version: 1, firstSequence: 1, lastSequence: events.length };
+          if (leases) result = { ...(await store.commit({ task, expectedVersion: 1, owner: held.owner, events: [], lease: leases.claimIfFree() })), firstSequence: 1 };
           break;
         }
       } catch (readError) {
@@ -166,8 +168,8 @@ export class NewTasks {
       throw failure;
     }
     if (leases) {
-      leases.claimed(taskId, result.version);
-      if (run) run.epoch = result.version;
+      leases.claimed(taskId, claimEpoch(result));
+      if (run) run.epoch = claimEpoch(result);
     }
     const record: TaskRecord = { task, owner: held.owner, version: result.version, lastSequence: result.lastSequence, trace: held.trace };
     this.parts.active.set(taskId, record);
