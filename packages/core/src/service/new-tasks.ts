@@ -1,5 +1,5 @@
 import type { Message, StreamResponse, Task } from '../schema/index.js';
-import { isSettled } from '../schema/index.js';
+import { isSettled, isTerminal } from '../schema/index.js';
 import { deepFreeze } from '../store/clone.js';
 import type { CommitResult, TaskRecord, TaskStore } from '../store/task-store.js';
 import { VersionConflictError } from '../store/task-store.js';
@@ -156,7 +156,9 @@ export class NewTasks {
         // was lost with the answer when the store draws epochs apart from versions: the run claims its task again.
         if (retries !== undefined && retries.unknown.length > 0 && failure instanceof VersionConflictError && (await landedCommit(store, taskId, retries.unknown))) {
           result = { version: 1, firstSequence: 1, lastSequence: events.length };
-          if (leases) result = { ...(await store.commit({ task, expectedVersion: 1, owner: held.owner, events: [], lease: leases.claimIfFree() })), firstSequence: 1 };
+          if (leases && !isTerminal(task.status.state)) {
+            result = { ...(await store.commit({ task, expectedVersion: 1, owner: held.owner, events: [], lease: leases.claimIfFree() })), firstSequence: 1 };
+          }
           break;
         }
       } catch (readError) {

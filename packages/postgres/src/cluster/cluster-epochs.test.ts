@@ -1,5 +1,5 @@
-import type { CommitRequest, LeaseCondition } from '@taskwire/core';
-import { LeaseLostError } from '@taskwire/core';
+import type { CommitRequest, LeaseCondition, TaskStore } from '@taskwire/core';
+import { A2AError, LeaseLostError, TaskService } from '@taskwire/core';
 import { commitOf, testEvent, testTask } from '@taskwire/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describePostgres, type TestDatabase } from '../database-test-kit.js';
@@ -71,5 +71,38 @@ describePostgres('lease epochs never repeat for a task id (replicas on one schem
     expect(await renew(stale)).toEqual(['t1']);
     await expect(commit(commitOf(task, 3, [testEvent(task, 2)]), hold(stale))).rejects.toBeInstanceOf(LeaseLostError);
     expect(await row()).toEqual({ version: 3, lease_epoch: current });
+  });
+
+  it("a new task's creating claim that landed with its answer lost: its run claims the task again, and its later commits hold that lease", async () => {
+    // The first attempt of the next commit is not stored; the second is, but its answer is lost.
+    const faults: ('fail' | 'lose')[] = [];
+    const lost = () => new A2AError('Internal', 'The connection to the task database was lost', { retryable: 'true' });
+    const faulty: TaskStore = {
+      get: (id) => store.get(id),
+      commit: (request) => {
+        const fault = faults.shift();
+        if (fault === 'fail') return Promise.reject(lost());
+        return fault === 'lose' ? store.commit(request).then(() => Promise.reject(lost())) : store.commit(request);
+      },
+      list: (query) => store.list(query),
+      delete: (id) => store.delete(id),
+      readEvents: (id, after, limit) => store.readEvents(id, after, limit),
+      close: async () => {},
+    };
+    const service = new TaskService({
+      store: faulty,
+      coordinator,
+      newTaskWindowMs: 60_000,
+      agent: async (ctx) => {
+        faults.push('fail', 'lose');
+        await ctx.working('started');
+        await ctx.complete('done');
+      },
+    });
+    const sent = await service.unary('SendMessage', { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'go' }] } });
+    expect('task' in sent && sent.task.status.state).toBe('TASK_STATE_COMPLETED');
+    const id = 'task' in sent ? sent.task.id : '';
+    expect((await store.readEvents(id, 0)).map((e) => Object.keys(e.event)[0])).toEqual(['task', 'statusUpdate', 'statusUpdate']);
+    await service.close();
   });
 });
