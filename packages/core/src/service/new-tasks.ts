@@ -153,11 +153,15 @@ export class NewTasks {
       }
       try {
         // A creating commit that landed after all (its answer was lost): the claim it made produced version 1. Its epoch
-        // was lost with the answer when the store draws epochs apart from versions: the run claims its task again.
-        if (retries !== undefined && retries.unknown.length > 0 && failure instanceof VersionConflictError && (await landedCommit(store, taskId, retries.unknown))) {
+        // was lost with the answer when the store draws epochs apart from versions: the run claims its task again, at
+        // the version stored now (an earlier such claim may have landed too), unless the task ended.
+        const landed = retries !== undefined && retries.unknown.length > 0 && failure instanceof VersionConflictError ? await landedCommit(store, taskId, retries.unknown) : undefined;
+        if (landed) {
+          const stored = landed.record;
           result = { version: 1, firstSequence: 1, lastSequence: events.length };
-          if (leases && !isTerminal(task.status.state)) {
-            result = { ...(await store.commit({ task, expectedVersion: 1, owner: held.owner, events: [], lease: leases.claimIfFree() })), firstSequence: 1 };
+          if (leases && !isTerminal(stored.task.status.state)) {
+            const claim = { task: stored.task, expectedVersion: stored.version, owner: stored.owner, events: [], lease: leases.claimIfFree() };
+            result = { ...(await store.commit(claim)), firstSequence: 1 };
           }
           break;
         }
