@@ -1,3 +1,4 @@
+import { EPOCH_SEQUENCE_MIGRATION } from './cluster/epoch-sequence-migration.js';
 import { CLUSTER_MIGRATION } from './cluster/lease-migration.js';
 import { SNAPSHOT_GUARD_MIGRATION } from './snapshot-guard-migration.js';
 import { SNAPSHOT_MIGRATION } from './snapshot-migration.js';
@@ -80,6 +81,7 @@ export const MIGRATIONS: readonly Migration[] = [
   CLUSTER_MIGRATION,
   SNAPSHOT_MIGRATION,
   SNAPSHOT_GUARD_MIGRATION,
+  EPOCH_SEQUENCE_MIGRATION,
 ];
 
 /** The schema version this release of the package works with (the newest migration). */

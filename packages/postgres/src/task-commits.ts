@@ -94,16 +94,19 @@ export class TaskCommits {
     values.push(creating ? (request.trace === undefined ? null : storable(request.trace, 'traceparent')) : request.expectedVersion);
     if (this.maxEvents !== undefined) values.push(this.maxEvents);
     if (this.store.notifier() !== undefined) values.push(...clusterParameters(request.lease));
-    let rows: { version: number; last_sequence: string }[];
+    let rows: { version: number; last_sequence: string; lease_epoch?: number | null }[];
     try {
       const text = creating ? this.store.statements().create : update.task === null ? this.store.statements().append : this.store.statements().update;
-      ({ rows } = await this.store.query<{ version: number; last_sequence: string }>(text, values, 'storing a task', true));
+      ({ rows } = await this.store.query<{ version: number; last_sequence: string; lease_epoch?: number | null }>(text, values, 'storing a task', true));
     } catch (error) {
       this.lags.forget(update.id);
       throw error;
     }
     const row = rows[0];
-    return row === undefined ? Promise.reject(await this.refused(request)) : this.stored(request, update, row.version, Number(row.last_sequence));
+    if (row === undefined) return Promise.reject(await this.refused(request));
+    const stored = this.stored(request, update, row.version, Number(row.last_sequence));
+    // A claim's epoch is drawn from the schema's sequence (see task-sql.ts), not the version.
+    return request.lease?.kind === 'claim' && typeof row.lease_epoch === 'number' ? { ...stored, leaseEpoch: row.lease_epoch } : stored;
   }
 
   /** Stores a batch of updates of distinct tasks in one statement (one alone as {@link commitOne} does). */

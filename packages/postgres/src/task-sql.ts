@@ -1,4 +1,5 @@
 import type { LeaseCondition } from '@taskwire/core';
+import { nextEpoch } from './cluster/epoch-sequence-migration.js';
 import { RUNNING_STATE_LIST, TERMINAL_STATE_LIST } from './migrations.js';
 
 /**
@@ -27,8 +28,9 @@ import { RUNNING_STATE_LIST, TERMINAL_STATE_LIST } from './migrations.js';
  * retention).
  *
  * Statements made for replicas (`leases`) also keep the task's lease (see
- * {@link clusterParameters} for their last four parameters): a claim takes
- * the lease (its epoch is the version the commit produces), a hold is
+ * {@link clusterParameters} for their last five parameters): a claim takes
+ * the lease (its epoch a new one from the schema's epoch sequence, returned
+ * as `lease_epoch`), a hold is
  * refused unless the row's lease is still the writer's, and any commit that
  * leaves the task terminal releases it (see `leaseSql`). (Commits are announced to the other
  * replicas after they resolve, not in the statement: see `CommitNotifier`.)
@@ -75,17 +77,18 @@ export function taskStatements(S: string, maxEvents: number | undefined, leases 
   const bounded = maxEvents !== undefined && maxEvents !== Infinity;
   // With a bound ($9), only the events within it are written.
   const keep = (bound: string) => (bounded ? ` WHERE e.n > cardinality($7::text[]) - ${bound}` : '');
-  const c = leases ? leaseSql(bounded ? 10 : 9) : undefined;
+  const c = leases ? leaseSql(S, bounded ? 10 : 9) : undefined;
+  const epoch = c ? ', lease_epoch' : '';
   const create = `WITH created AS (
       INSERT INTO ${S}.tasks (id, owner, context_id, state, status_key, version, last_sequence, task, trace${c ? ', lease_holder, lease_epoch, lease_expires_at' : ''})
       VALUES ($1, $2, $3, $4, $5, 1, cardinality($7::text[]), $6, $8${c ? `, ${c.created}` : ''})
       ON CONFLICT (id) DO NOTHING
-      RETURNING last_sequence
+      RETURNING last_sequence${epoch}
     ), logged AS (
       INSERT INTO ${S}.task_events (task_id, sequence, event)
       SELECT $1, e.n, e.event FROM created, unnest($7::text[]) WITH ORDINALITY AS e(event, n)${keep('$9::bigint')}
     )
-    SELECT 1 AS version, last_sequence FROM created`;
+    SELECT 1 AS version, last_sequence${epoch} FROM created`;
   // A commit that writes the task makes its JSON current (snapshot_sequence null); one that only appends ($6 null)
   // leaves the JSON as it is, the snapshot now behind the events logged after it (see snapshot-migration.ts).
   const update = (set: string, guard = '') => `WITH updated AS (
@@ -94,7 +97,7 @@ export function taskStatements(S: string, maxEvents: number | undefined, leases 
           last_sequence = last_sequence + cardinality($7::text[]), updated_at = now()${c ? `,
           ${c.updated}` : ''}
       WHERE id = $1 AND version = $8 AND owner = $2 AND state NOT IN ${TERMINAL_STATE_LIST}${c ? ` AND ${c.held}` : ''}${guard}
-      RETURNING version, last_sequence
+      RETURNING version, last_sequence${epoch}
     ), logged AS (
       INSERT INTO ${S}.task_events (task_id, sequence, event)
       SELECT $1, u.last_sequence - cardinality($7::text[]) + e.n, e.event
@@ -106,7 +109,7 @@ export function taskStatements(S: string, maxEvents: number | undefined, leases 
     )`
         : ''
     }
-    SELECT version, last_sequence FROM updated`;
+    SELECT version, last_sequence${epoch} FROM updated`;
   return {
     create,
     update: update('task = $6, snapshot_sequence = NULL'),
@@ -124,23 +127,23 @@ export function taskStatements(S: string, maxEvents: number | undefined, leases 
 /**
  * The lease parts of a replica's commit, its parameters numbered from `n`
  * (see {@link clusterParameters}). A lease belongs to a run: a claim gives
- * it to the run the commit starts (epoch: the version the commit makes;
- * the count of take-overs starts again), a hold is refused unless the
+ * it to the run the commit starts (epoch: the next of the schema's epoch
+ * sequence, so epochs never repeat for a task id, even one deleted and
+ * created again; the count of take-overs starts again), a hold is refused unless the
  * lease is still that run's, a commit that leaves the task terminal
  * releases it, and one that leaves it interrupted keeps it with its run
  * (which may go on by itself; interrupted tasks are never taken over).
  */
-function leaseSql(n: number) {
+function leaseSql(S: string, n: number) {
   const [holder, epoch, claim, ttl, ifFree] = [`$${n}::text`, `$${n + 1}::integer`, `$${n + 2}::boolean`, `$${n + 3}::double precision`, `$${n + 4}::boolean`];
   const live = `$4 NOT IN ${TERMINAL_STATE_LIST}`;
   const ended = `$4 IN ${TERMINAL_STATE_LIST}`;
   const expiry = `now() + ${ttl} * interval '1 millisecond'`;
   return {
-    // A claim never names an epoch (the creating commit's version, 1, is the epoch) and a new row has no lease to be free of:
-    // the tests only type those parameters.
-    created: `CASE WHEN ${claim} AND ${live} THEN ${holder} END, CASE WHEN ${claim} AND ${live} AND ${epoch} IS NULL AND ${ifFree} IS NOT NULL THEN 1 END, CASE WHEN ${claim} AND ${live} THEN ${expiry} END`,
+    // A claim never names an epoch (it draws one) and a new row has no lease to be free of: the tests only type those parameters.
+    created: `CASE WHEN ${claim} AND ${live} THEN ${holder} END, CASE WHEN ${claim} AND ${live} AND ${epoch} IS NULL AND ${ifFree} IS NOT NULL THEN ${nextEpoch(S)} END, CASE WHEN ${claim} AND ${live} THEN ${expiry} END`,
     updated: `lease_holder = CASE WHEN ${ended} THEN NULL WHEN ${claim} THEN ${holder} ELSE lease_holder END,
-          lease_epoch = CASE WHEN ${ended} THEN NULL WHEN ${claim} THEN version + 1 ELSE lease_epoch END,
+          lease_epoch = CASE WHEN ${ended} THEN NULL WHEN ${claim} THEN ${nextEpoch(S)} ELSE lease_epoch END,
           lease_expires_at = CASE WHEN ${ended} THEN NULL WHEN ${holder} IS NOT NULL THEN ${expiry} ELSE lease_expires_at END,
           lease_takeovers = CASE WHEN ${claim} THEN 0 ELSE lease_takeovers END`,
     // A claim `ifFree` takes no live lease of another holder (expiry on the database's clock).

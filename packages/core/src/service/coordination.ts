@@ -7,8 +7,10 @@
  * version check; in-process stores (memory, file) ignore them.
  *
  * - `claim`: the commit starts a run in `holder`: the lease becomes
- *   `holder`'s, its epoch is the version the commit produces, and it expires
- *   `ttlMs` after the commit unless renewed.
+ *   `holder`'s with a new epoch, and it expires `ttlMs` after the commit
+ *   unless renewed. The epoch is the commit result's `leaseEpoch` when the
+ *   store gives one (an epoch never repeats for a task id, even one deleted
+ *   and created again), else the version the commit produces.
  *   With `ifFree`, only when no other holder's lease on the task is live.
  * - `hold`: the commit belongs to the run of `holder` at `epoch`: it is
  *   refused with {@link LeaseLostError} unless the task's lease is still

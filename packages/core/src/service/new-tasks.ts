@@ -1,11 +1,11 @@
 import type { Message, StreamResponse, Task } from '../schema/index.js';
-import { isSettled } from '../schema/index.js';
+import { isSettled, isTerminal } from '../schema/index.js';
 import { deepFreeze } from '../store/clone.js';
 import type { CommitResult, TaskRecord, TaskStore } from '../store/task-store.js';
 import { VersionConflictError } from '../store/task-store.js';
 import { landedCommit, RunRetries, type RetryingRun } from './commit-retry.js';
 import type { KeyedLock } from './keyed-lock.js';
-import type { RunLease, TaskLeases } from './task-leases.js';
+import { claimEpoch, type RunLease, type TaskLeases } from './task-leases.js';
 import type { TaskOutcome, TaskOutcomes } from './task-outcomes.js';
 
 /** The parts of a `TaskEngine` that new tasks share with the rest of it. */
@@ -119,7 +119,7 @@ export class NewTasks {
       const events: StreamResponse[] = [{ task }];
       const lease = activate ? this.parts.leases?.condition(task.id, true) : undefined;
       const result = await this.parts.store.commit({ task, expectedVersion: 0, owner, events, trace, lease });
-      if (lease) this.parts.leases!.claimed(task.id, result.version);
+      if (lease) this.parts.leases!.claimed(task.id, claimEpoch(result));
       const record: TaskRecord = { task, owner, version: result.version, lastSequence: result.lastSequence, trace };
       if (activate) this.parts.active.set(task.id, record);
       this.parts.publish(task.id, events, result.firstSequence);
@@ -152,9 +152,17 @@ export class NewTasks {
         failure = error;
       }
       try {
-        // A creating commit that landed after all (its answer was lost): the claim it made produced version 1.
-        if (retries !== undefined && retries.unknown.length > 0 && failure instanceof VersionConflictError && (await landedCommit(store, taskId, retries.unknown))) {
+        // A creating commit that landed after all (its answer was lost): the claim it made produced version 1. Its epoch
+        // was lost with the answer when the store draws epochs apart from versions: the run claims its task again, at
+        // the version stored now (an earlier such claim may have landed too), unless the task ended.
+        const landed = retries !== undefined && retries.unknown.length > 0 && failure instanceof VersionConflictError ? await landedCommit(store, taskId, retries.unknown) : undefined;
+        if (landed) {
+          const stored = landed.record;
           result = { version: 1, firstSequence: 1, lastSequence: events.length };
+          if (leases && !isTerminal(stored.task.status.state)) {
+            const claim = { task: stored.task, expectedVersion: stored.version, owner: stored.owner, events: [], lease: leases.claimIfFree() };
+            result = { ...(await store.commit(claim)), firstSequence: 1 };
+          }
           break;
         }
       } catch (readError) {
@@ -166,8 +174,8 @@ export class NewTasks {
       throw failure;
     }
     if (leases) {
-      leases.claimed(taskId, result.version);
-      if (run) run.epoch = result.version;
+      leases.claimed(taskId, claimEpoch(result));
+      if (run) run.epoch = claimEpoch(result);
     }
     const record: TaskRecord = { task, owner: held.owner, version: result.version, lastSequence: result.lastSequence, trace: held.trace };
     this.parts.active.set(taskId, record);

@@ -3,6 +3,7 @@ import type { TaskRecord } from '../store/task-store.js';
 import { VersionConflictError } from '../store/task-store.js';
 import { LeaseLostError } from './coordination.js';
 import type { EngineParts } from './new-tasks.js';
+import { claimEpoch } from './task-leases.js';
 
 /** Version conflicts a claim of an owed run is retried through (each re-reads the task). */
 const MAX_CLAIM_ATTEMPTS = 8;
@@ -30,8 +31,8 @@ export function awaitsRunOf(task: Task, messageId: string): boolean {
  * Nobody elsewhere, with several processes on the store: the claiming
  * commit (no events) carries `LeaseCondition.ifFree`, so the store refuses
  * it while another process holds a live lease; never decided by this
- * process's memory alone. Resolves the claimed record (its version is the
- * new run's epoch; the task is active here from now on), or undefined when
+ * process's memory alone. Resolves the claimed record (the task is active
+ * here from now on; the new run's epoch is the lease held here), or undefined when
  * the task is someone else's or needs no run. Runs under the task's lock.
  */
 export function claimOwedRun(parts: EngineParts, taskId: string, messageId: string, idle: () => boolean): Promise<TaskRecord | undefined> {
@@ -48,7 +49,7 @@ export function claimOwedRun(parts: EngineParts, taskId: string, messageId: stri
       }
       try {
         const claimed = await store.commit({ task: current.task, expectedVersion: current.version, owner: current.owner, events: [], lease: leases.claimIfFree() });
-        leases.claimed(taskId, claimed.version);
+        leases.claimed(taskId, claimEpoch(claimed));
         const record: TaskRecord = { ...current, version: claimed.version, lastSequence: claimed.lastSequence };
         active.set(taskId, record);
         return record;

@@ -10,7 +10,7 @@ import { KeyedLock } from './keyed-lock.js';
 import { NewTasks, type EngineParts } from './new-tasks.js';
 import { claimOwedRun } from './owed-run.js';
 import type { Logger } from './agent-run.js';
-import type { RunLease, TaskLeases } from './task-leases.js';
+import { claimEpoch, type RunLease, type TaskLeases } from './task-leases.js';
 import type { LeaseCondition } from './coordination.js';
 import { LeaseLostError } from './coordination.js';
 import { landedCommit, RUN_COMMIT_RETRY_MS, RunRetries, type RetryingRun } from './commit-retry.js';
@@ -182,7 +182,7 @@ export class TaskEngine {
             // The logged update is the reduced event itself: a store may keep it alone (see CommitRequest.appendOnly).
             appendOnly: wire === stamped && result.task.status.state === current.task.status.state,
           });
-          if (activate && this.leases) this.leases.claimed(taskId, committed.version);
+          if (activate && this.leases) this.leases.claimed(taskId, claimEpoch(committed));
           const record: TaskRecord = { task: result.task, owner: current.owner, version: committed.version, lastSequence: committed.lastSequence, trace: current.trace };
           return { record: this.accepted(taskId, record, wire, committed.firstSequence, activate), duplicate: false };
         } catch (error) {
@@ -229,7 +229,7 @@ export class TaskEngine {
    * Claims a stored task for the run its last message is owed (see
    * {@link claimOwedRun}): a client sent `messageId` again because the
    * answer to its first send was lost after the commit landed. Resolves the
-   * claimed record (its version is the run's epoch), or undefined when
+   * claimed record (the run's epoch is the lease held here), or undefined when
    * someone runs the task or it needs no run.
    */
   claimOwedRun(taskId: string, messageId: string, idle: () => boolean): Promise<TaskRecord | undefined> {

@@ -119,8 +119,9 @@ export class TaskIntake {
     const input = { task: record.task, message, referencedTasks: [] as Task[], principal: context.principal, isContinuation, trace };
     // Without referenceTaskIds the agent starts at once, with no hop through a store read.
     const references = message.referenceTaskIds?.length ? this.references(message.referenceTaskIds, ownerOf(context, params.tenant)) : undefined;
-    // A stored task was claimed for this run by the commit that made this record: its version is the lease's epoch.
-    const started = runner.start(input, { epoch: record.version > 0 ? record.version : undefined, references });
+    // A stored task was claimed for this run by the commit that made this record: the lease held here has its epoch
+    // (alone on the store, none: the version stands in).
+    const started = runner.start(input, { epoch: record.version > 0 ? (engine.leaseEpoch(taskId) ?? record.version) : undefined, references });
     this.host.runs.add(started);
     void started.then(() => this.host.runs.delete(started));
     // An agent that emits at once has claimed its task by now (the first commit starts synchronously): no timer then.

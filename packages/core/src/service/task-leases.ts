@@ -1,4 +1,10 @@
+import type { CommitResult } from '../store/task-store.js';
 import type { LeaseCondition, TaskCoordinator } from './coordination.js';
+
+/** The epoch of the lease a commit with a `claim` condition took: the store's `leaseEpoch` when it gave one, else the version the commit made. */
+export function claimEpoch(result: CommitResult): number {
+  return result.leaseEpoch ?? result.version;
+}
 
 /** What {@link TaskLeases} tells the service about a task it holds. */
 export interface LeaseEvents {

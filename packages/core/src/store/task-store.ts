@@ -72,6 +72,13 @@ export interface CommitResult {
   readonly firstSequence: number;
   /** Sequence number of the last event in the log after this commit. */
   readonly lastSequence: number;
+  /**
+   * The epoch of the lease a commit with a `claim` condition took, when the
+   * store draws epochs apart from versions (so they never repeat for a task
+   * id, even one deleted and created again). Left out, the epoch is
+   * `version`.
+   */
+  readonly leaseEpoch?: number | undefined;
 }
 
 /** A ListTasks query as a store answers it, always within one owner. */

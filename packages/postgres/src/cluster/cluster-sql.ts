@@ -1,10 +1,12 @@
 import { RUNNING_STATE_LIST } from '../migrations.js';
+import { nextEpoch } from './epoch-sequence-migration.js';
 
 /**
  * The coordinator's statements for schema `S` (quoted). Leases live in the
  * task row: `lease_holder` (a replica's process id), `lease_epoch` (the
- * fencing token: the task's version when the lease was claimed or taken
- * over, so epochs only grow), `lease_expires_at` (database time),
+ * fencing token: drawn from the schema's epoch sequence at each claim or
+ * take-over, so an epoch never repeats for a task id, even one deleted and
+ * created again), `lease_expires_at` (database time),
  * `lease_takeovers` (take-overs since the run a message started). All times
  * are the database's, so replicas' clocks never matter.
  */
@@ -23,7 +25,8 @@ export interface ClusterStatements {
    * late is not taken from itself): takes over the leases of submitted or
    * working tasks whose lease expired (on the database's clock: nothing
    * else counts, not a dropped session nor a missing heartbeat), bumping
-   * the task's version so that the new epoch is one no earlier lease had;
+   * the task's version (a stale writer's commit conflicts) and drawing a new
+   * epoch from the schema's sequence, one no earlier lease had;
    * returns id, epoch and how many take-overs the run has had. `$6` (at
    * start-up, when this process holds its name's lock, or null): a holder
    * prefix (`<replica name>#`) whose leases are taken whether expired or not
@@ -68,7 +71,7 @@ export function clusterStatements(S: string): ClusterStatements {
         FOR UPDATE SKIP LOCKED
       )
       UPDATE ${S}.tasks t
-      SET lease_holder = $1, version = t.version + 1, lease_epoch = t.version + 1,
+      SET lease_holder = $1, version = t.version + 1, lease_epoch = ${nextEpoch(S)},
           lease_expires_at = ${expiry('$2')}, lease_takeovers = t.lease_takeovers + 1
       FROM orphans o WHERE t.id = o.id
       RETURNING t.id, t.lease_epoch, t.lease_takeovers`,

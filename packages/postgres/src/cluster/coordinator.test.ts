@@ -4,6 +4,7 @@ import { quoteSchema } from '../schema-name.js';
 import { createPostgresTaskStore, type PostgresTaskStore } from '../task-store.js';
 import { createPostgresCoordinator, type PostgresCoordinator, type PostgresCoordinatorOptions } from './coordinator.js';
 import { eventsChannel } from './names.js';
+import { FIRST_SEQUENCED_EPOCH } from './epoch-sequence-migration.js';
 import { insertTask, recordingHost, until } from './coordinator-test-kit.js';
 
 describePostgres('PostgresCoordinator', (db: TestDatabase) => {
@@ -110,9 +111,11 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     const recovered = await c.recover();
     expect(recovered.sort()).toEqual(['expired', 'no-lease']);
     expect(host.settled.map(([id]) => id).sort()).toEqual(recovered);
-    // A take-over bumps the version: the new epoch (4) is one no earlier lease of the task had (its claim was at 3 at most).
-    expect(host.settled.every(([, epoch]) => epoch === 4)).toBe(true);
-    expect(await leaseOf('expired')).toMatchObject({ lease_holder: c.processId, lease_epoch: 4, live: true });
+    // A take-over draws a new epoch from the schema's sequence: one no earlier lease of any task had (their claims were at 3 at most).
+    const epochs = host.settled.map(([, epoch]) => epoch);
+    expect(new Set(epochs).size).toBe(2);
+    expect(epochs.every((epoch) => epoch >= FIRST_SEQUENCED_EPOCH)).toBe(true);
+    expect(await leaseOf('expired')).toMatchObject({ lease_holder: c.processId, lease_epoch: host.settled.find(([id]) => id === 'expired')![1], live: true });
     expect(await leaseOf('of-a-live-replica')).toMatchObject({ lease_holder: alive.processId, lease_epoch: 1 });
     expect(await leaseOf('of-a-silent-replica')).toMatchObject({ lease_holder: '424242', live: true });
     // The periodic sweep finds an expiry that happens later.
@@ -126,16 +129,17 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     await db.pool.query(`UPDATE ${S}.tasks SET lease_takeovers = 2 WHERE id = 't'`);
     const stored = { id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' as const } };
     const lease = { holder: c.processId, ttlMs: 60_000 };
-    await store.commit({ task: stored, expectedVersion: 3, owner: '', events: [], lease: { kind: 'claim', ...lease } });
+    const { leaseEpoch: epoch } = await store.commit({ task: stored, expectedVersion: 3, owner: '', events: [], lease: { kind: 'claim', ...lease } });
+    expect(epoch).toBeGreaterThanOrEqual(FIRST_SEQUENCED_EPOCH);
     const after = (await db.pool.query(`SELECT lease_epoch, lease_takeovers FROM ${S}.tasks WHERE id = 't'`)).rows[0];
-    expect(after).toEqual({ lease_epoch: 4, lease_takeovers: 0 });
+    expect(after).toEqual({ lease_epoch: epoch, lease_takeovers: 0 });
     const asking = { ...stored, status: { state: 'TASK_STATE_AUTH_REQUIRED' as const } };
-    await store.commit({ task: asking, expectedVersion: 4, owner: '', events: [], lease: { kind: 'hold', epoch: 4, ...lease } });
-    expect(await leaseOf('t')).toMatchObject({ lease_holder: c.processId, lease_epoch: 4 });
+    await store.commit({ task: asking, expectedVersion: 4, owner: '', events: [], lease: { kind: 'hold', epoch: epoch!, ...lease } });
+    expect(await leaseOf('t')).toMatchObject({ lease_holder: c.processId, lease_epoch: epoch });
     // The same run goes on by itself (a credential obtained out of band): its hold is still good.
-    await store.commit({ task: stored, expectedVersion: 5, owner: '', events: [], lease: { kind: 'hold', epoch: 4, ...lease } });
+    await store.commit({ task: stored, expectedVersion: 5, owner: '', events: [], lease: { kind: 'hold', epoch: epoch!, ...lease } });
     const done = { ...stored, status: { state: 'TASK_STATE_COMPLETED' as const } };
-    await store.commit({ task: done, expectedVersion: 6, owner: '', events: [], lease: { kind: 'hold', epoch: 4, ...lease } });
+    await store.commit({ task: done, expectedVersion: 6, owner: '', events: [], lease: { kind: 'hold', epoch: epoch!, ...lease } });
     expect(await leaseOf('t')).toMatchObject({ lease_holder: null, lease_epoch: null });
   });
 
