@@ -1,5 +1,4 @@
-import { createCipheriv, randomBytes } from 'node:crypto';
-import { testPushConfig } from '@taskwire/core/testing';
+import { sealLegacyPushSecrets, testPushConfig } from '@taskwire/core/testing';
 import { expect, it } from 'vitest';
 import { describePostgres } from './database-test-kit.js';
 import { createPostgresPushConfigStore } from './push-store.js';
@@ -9,15 +8,8 @@ const key = Buffer.alloc(32, 5);
 const encryption = { current: 'k', keys: { k: key } };
 const entry = { ...testPushConfig('t1', 'c1', 0, { token: 'S3CRET-TOKEN' }), owner: 'alice' };
 
-/** What the previous release wrote: `tw1`, task and config alone in the additional data. */
-function legacySeal(config: typeof entry.config): string {
-  const { token, ...rest } = config;
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(`${config.taskId}\u0000${config.id}`));
-  const data = Buffer.concat([cipher.update(JSON.stringify({ token }), 'utf8'), cipher.final(), cipher.getAuthTag()]);
-  return JSON.stringify({ ...rest, sealed: `tw1:k:${iv.toString('base64url')}:${data.toString('base64url')}` });
-}
+/** What the previous release wrote, as a row's config column. */
+const legacySeal = (config: typeof entry.config) => JSON.stringify(sealLegacyPushSecrets(config, 'k', key));
 
 describePostgres('sealed push secrets bound to owner and URL', (db) => {
   it('refuses to open a row whose url or owner was changed by SQL, never showing the secret', async () => {
