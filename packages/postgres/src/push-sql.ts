@@ -45,6 +45,9 @@ export function pushStatements(S: string, maxDeadLetters: number) {
       SELECT h.task_id, h.config_id FROM held h
       WHERE NOT EXISTS (SELECT 1 FROM renewed r WHERE r.task_id = h.task_id AND r.config_id = h.config_id)`,
     expiredClaims: `SELECT task_id, config_id FROM ${S}.push_configs WHERE claim_holder IS NOT NULL AND claim_expires_at < now() ORDER BY claim_expires_at LIMIT 1000`,
+    // Sealed push secrets in the legacy format (`tw1:`), and their compare-and-set reseal: $1 task, $2 config, $3 owner, $4 config read, $5 resealed.
+    legacySealed: `SELECT task_id, config_id, ${columns} FROM ${S}.push_configs WHERE config LIKE '%"sealed":"tw1:%'`,
+    reseal: `UPDATE ${S}.push_configs SET config = $5 WHERE task_id = $1 AND config_id = $2 AND owner = $3 AND config = $4`,
     /** The newest `$n` letters (all with null), oldest first, optionally of one task. */
     letters: (byTask: boolean) =>
       `SELECT letter FROM (SELECT id, letter FROM ${S}.push_dead_letters${byTask ? ' WHERE task_id = $2' : ''} ORDER BY id DESC LIMIT $1) newest ORDER BY id`,

@@ -70,7 +70,30 @@ export class PostgresPushConfigStore implements PushConfigStore {
     if (!(Number.isInteger(max) && max >= 0)) throw new RangeError(`maxDeadLetters must be an integer, 0 or more (got ${max})`);
     const box = pushSecretBox(options.encryption);
     const connection = await openMigrated(options, 'createPostgresPushConfigStore', 'opening the push config store');
-    return new PostgresPushConfigStore(connection, box, max, options.coordinator);
+    const store = new PostgresPushConfigStore(connection, box, max, options.coordinator);
+    if (box) await store.resealLegacySecrets().catch(async (error: unknown) => (await store.close(), Promise.reject(error)));
+    return store;
+  }
+
+  /**
+   * Seals again, bound to their owner and URL, the secrets that an earlier
+   * release sealed with task and config alone (see
+   * `PushSecretBox.resealLegacy`); runs when the store opens with
+   * `encryption`, and again whenever called (after the last replica of the
+   * earlier release has stopped). Each row is replaced only if it is
+   * unchanged since it was read. Resolves how many rows it resealed.
+   */
+  async resealLegacySecrets(): Promise<number> {
+    if (!this.box) return 0;
+    const { rows } = await this.query<ConfigRow & { task_id: string; config_id: string }>(this.sql.legacySealed, [], 'reading push configs to reseal');
+    let resealed = 0;
+    for (const row of rows) {
+      const entry = this.box.resealLegacy({ owner: row.owner, delivered: 0, config: JSON.parse(row.config) as PushConfig });
+      if (!entry) continue;
+      const values = [row.task_id, row.config_id, row.owner, row.config, JSON.stringify(entry.config)];
+      resealed += (await this.query(this.sql.reseal, values, 'resealing a push config')).rowCount ?? 0;
+    }
+    return resealed;
   }
 
   async put(entry: StoredPushConfig): Promise<StoredPushConfig> {

@@ -78,14 +78,24 @@ export class FilePushConfigStore implements PushConfigStore {
       const path = join(directory, PUSH_LOG);
       const fsync = options.fsync ?? true;
       const { handle, size } = await openLog(directory, path, pushLogKind(state), fsync, options.logger);
-      return new FilePushConfigStore(path, directory, options, state, new LogWriter(handle, size, fsync, path));
+      const store = new FilePushConfigStore(path, directory, options, state, new LogWriter(handle, size, fsync, path));
+      await store.resealLegacy();
+      return store;
     } catch (error) {
       openDirectories.delete(directory);
       throw error;
     }
   }
 
-  async put(entry: StoredPushConfig): Promise<StoredPushConfig> {
+  /** Seals again, bound to owner and URL, secrets an earlier release sealed with task and config alone (see `PushSecretBox.resealLegacy`). */
+  private async resealLegacy(): Promise<void> {
+    for (const entry of this.state.all()) {
+      const resealed = this.box?.resealLegacy(entry);
+      if (resealed) await this.write({ t: 'p', e: resealed });
+    }
+  }
+
+    async put(entry: StoredPushConfig): Promise<StoredPushConfig> {
     const stored = structuredClone(entry);
     return this.reveal((await this.write({ t: 'p', e: this.box?.seal(stored) ?? stored })) as StoredPushConfig);
   }

@@ -1,7 +1,22 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { PushConfigStore } from './push-config-store.js';
+import type { PushConfig, PushConfigStore } from './push-config-store.js';
 import { testPushConfig } from './push-store-conformance.js';
 import type { PushEncryptionOptions } from './push-secrets.js';
+
+/**
+ * `config` as the release before owner and URL binding stored it (format
+ * `tw1`: task and config alone in the additional data), sealed with
+ * `key` under id `keyId`: for tests of the reseal on upgrade.
+ */
+export function sealLegacyPushSecrets(config: PushConfig, keyId: string, key: Uint8Array): PushConfig {
+  const { authentication, token, ...rest } = config;
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(`${config.taskId}\u0000${config.id}`));
+  const data = Buffer.concat([cipher.update(JSON.stringify({ authentication, token }), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  return { ...rest, sealed: `tw1:${keyId}:${iv.toString('base64url')}:${data.toString('base64url')}` } as PushConfig;
+}
 
 /** What the encryption suite opens for each test: a durable push store's data, opened as often as the test needs. */
 export interface EncryptedPushStoreHarness {

@@ -21,7 +21,10 @@ export class PushSecretError extends Error {
   override readonly name = 'PushSecretError';
 }
 
-const FORMAT = 'tw1';
+/** The current format: task, config, owner and URL in the additional data. */
+const FORMAT = 'tw2';
+/** The format of releases before 0.x: task and config only; opened by {@link PushSecretBox.resealLegacy} alone. */
+const LEGACY_FORMAT = 'tw1';
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -32,7 +35,7 @@ interface Secrets {
   token?: string;
 }
 
-/** A config as a durable store keeps it: its secrets replaced by `sealed` (`tw1:<key id>:<iv>:<ciphertext+tag>`, base64url). */
+/** A config as a durable store keeps it: its secrets replaced by `sealed` (`tw2:<key id>:<iv>:<ciphertext+tag>`, base64url). */
 type SealedConfig = Omit<PushConfig, 'authentication' | 'token'> & { readonly sealed?: string };
 
 function keyBytes(id: string, key: string | Uint8Array): Buffer {
@@ -43,9 +46,14 @@ function keyBytes(id: string, key: string | Uint8Array): Buffer {
   return bytes;
 }
 
-/** Binds a sealed value to its config: a value copied onto another config does not open. */
-function aadOf(config: Pick<PushConfig, 'taskId' | 'id'>): Buffer {
-  return Buffer.from(`${config.taskId}\u0000${config.id}`);
+/**
+ * The additional data a value is sealed with: a value copied onto another
+ * config, or left on a row whose URL or owner was changed, does not open.
+ * JSON keeps the fields apart whatever they contain.
+ */
+function aadOf(entry: StoredPushConfig, format: string): Buffer {
+  const { taskId, id, url } = entry.config;
+  return Buffer.from(format === LEGACY_FORMAT ? `${taskId}\u0000${id}` : JSON.stringify([format, taskId, id, entry.owner, url]));
 }
 
 /**
@@ -71,30 +79,57 @@ export class PushSecretBox {
     if (token !== undefined) secrets.token = token;
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.current)!, iv);
-    cipher.setAAD(aadOf(entry.config));
+    cipher.setAAD(aadOf(entry, FORMAT));
     const data = Buffer.concat([cipher.update(JSON.stringify(secrets), 'utf8'), cipher.final(), cipher.getAuthTag()]);
     const sealed = `${FORMAT}:${this.current}:${iv.toString('base64url')}:${data.toString('base64url')}`;
     return { ...entry, config: { ...rest, sealed } as SealedConfig as PushConfig };
   }
 
-  /** `entry` with its config's secrets opened; a config without sealed secrets is returned as it is. */
+  /**
+   * `entry` with its config's secrets opened; a config without sealed
+   * secrets is returned as it is. A value that does not open against the
+   * entry's task, config, owner and URL (one of them was changed where the
+   * value is stored), or one in the legacy format (see
+   * {@link PushSecretBox.resealLegacy}), is a {@link PushSecretError}:
+   * nothing is sent with it.
+   */
   open(entry: StoredPushConfig): StoredPushConfig {
+    return this.unseal(entry, FORMAT);
+  }
+
+  /**
+   * For an entry sealed in the legacy format (task and config only in the
+   * additional data, written by releases before this one): the entry sealed
+   * again in the current format, bound to the owner and URL it has now;
+   * undefined for any other entry. Whoever calls it vouches for that owner
+   * and URL, so stores call it once, at an upgrade, and never on delivery.
+   */
+  resealLegacy(entry: StoredPushConfig): StoredPushConfig | undefined {
+    const sealed = (entry.config as SealedConfig).sealed;
+    if (sealed === undefined || !sealed.startsWith(`${LEGACY_FORMAT}:`)) return undefined;
+    return this.seal(this.unseal(entry, LEGACY_FORMAT));
+  }
+
+  private unseal(entry: StoredPushConfig, expected: string): StoredPushConfig {
     const { sealed, ...rest } = entry.config as SealedConfig;
     if (sealed === undefined) return entry;
     const [format, keyId = '', iv = '', data = ''] = sealed.split(':');
     const where = `the push config ${entry.config.id} of task ${entry.config.taskId}`;
-    if (format !== FORMAT) throw new PushSecretError(`${where} has secrets in an unknown format`);
+    if (format === LEGACY_FORMAT && expected !== LEGACY_FORMAT) {
+      throw new PushSecretError(`${where} has secrets sealed by an earlier release, not bound to its URL and owner: open the store once with its encryption option by this release, which reseals them`);
+    }
+    if (format !== expected) throw new PushSecretError(`${where} has secrets in an unknown format`);
     const key = this.keys.get(keyId);
     if (key === undefined) throw new PushSecretError(`${where} was encrypted with key "${keyId}", which is not configured: add it to encryption.keys`);
     let secrets: Secrets;
     try {
       const bytes = Buffer.from(data, 'base64url');
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAAD(aadOf(entry.config));
+      decipher.setAAD(aadOf(entry, format));
       decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
       secrets = JSON.parse(Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8')) as Secrets;
     } catch {
-      throw new PushSecretError(`${where} has secrets that do not open with key "${keyId}" (a different key under that id, or a damaged value)`);
+      throw new PushSecretError(`${where} has secrets that do not open with key "${keyId}" for its URL and owner (the URL or owner was changed where it is stored, a different key under that id, or a damaged value): nothing is sent`);
     }
     return { ...entry, config: { ...(rest as PushConfig), ...secrets } };
   }

@@ -1,0 +1,61 @@
+import { TaskService, type Agent, type AgentCard } from '@taskwire/core';
+import { webhookDelivery } from '@taskwire/core/push';
+import { startWebhookReceiver } from '@taskwire/core/testing';
+import { expect, it } from 'vitest';
+import { describePostgres } from './database-test-kit.js';
+import { createPostgresPushConfigStore } from './push-store.js';
+import { quoteSchema } from './schema-name.js';
+import { createPostgresTaskStore } from './task-store.js';
+
+const card: AgentCard = {
+  name: 'sealed push',
+  description: 'sealed push secrets test',
+  version: '1.0.0',
+  supportedInterfaces: [{ url: 'memory://push', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  capabilities: { streaming: true, pushNotifications: true },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [],
+};
+/** `hold` waits for input; the next message completes the task. */
+const agent: Agent = async (ctx) => (ctx.text === 'hold' ? ctx.inputRequired('send more') : ctx.complete('done'));
+const message = (text: string, taskId?: string) => ({ messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text }], ...(taskId ? { taskId } : {}) });
+
+describePostgres('delivery of a sealed push config whose URL was changed in the database', (db) => {
+  it('sends nothing to the new URL and logs the refusal', async () => {
+    const schema = await db.schema();
+    const good = await startWebhookReceiver();
+    const evil = await startWebhookReceiver();
+    let refused!: (fields: Record<string, unknown>) => void;
+    const refusal = new Promise<Record<string, unknown>>((resolve) => (refused = resolve));
+    const logger = { warn: () => undefined, error: (fields: Record<string, unknown>) => refused(fields) };
+    const tasks = await createPostgresTaskStore({ pool: db.pool, schema });
+    const configs = await createPostgresPushConfigStore({ pool: db.pool, schema, encryption: { current: 'k', keys: { k: Buffer.alloc(32, 3) } } });
+    const delivery = webhookDelivery({ allow: ['127.0.0.1'], timeoutMs: 5_000, logger });
+    const service = new TaskService({ store: tasks, agent, card, push: { store: configs, delivery } });
+    try {
+      const authentication = { scheme: 'Bearer', credentials: 'S3CRET-CREDENTIALS' };
+      const first = await service.unary('SendMessage', { message: message('hold'), configuration: { taskPushNotificationConfig: { url: `${good.url}/hook`, authentication } } }, { principal: { id: 'alice' } });
+      if (!('task' in first)) throw new Error('expected a task');
+      const taskId = first.task.id;
+      await delivery.idle();
+      expect(good.accepted().length).toBeGreaterThan(0);
+      expect(good.received[0]!.headers.authorization).toBe('Bearer S3CRET-CREDENTIALS');
+
+      await db.pool.query(`UPDATE ${quoteSchema(schema)}.push_configs SET config = replace(config, $1, $2)`, [good.url, evil.url]);
+      await service.unary('SendMessage', { message: message('go', taskId) }, { principal: { id: 'alice' } });
+      // Whichever comes first: the refusal, or (without the binding) the secret reaching the new URL.
+      await Promise.race([refusal, evil.waitFor((r) => r.received.length > 0)]);
+      await delivery.idle();
+      expect(evil.received).toEqual([]);
+      expect(String((await refusal).error)).toMatch(/URL or owner was changed/);
+    } finally {
+      await service.close();
+      await configs.close();
+      await tasks.close();
+      await good.close();
+      await evil.close();
+      await db.drop(schema);
+    }
+  });
+});
