@@ -34,3 +34,4 @@ export type { ConversationInput, ConversationReply, SendOptions } from './conver
 export * from './view/reduce.js';
 export { isTaskLike, normalizeEvent } from './view/normalize.js';
 export { callSignal, isAbort } from './signals.js';
+export { escapeJsonControls, stripControls } from './cli/terminal.js';

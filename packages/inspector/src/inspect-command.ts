@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { escapeJsonControls, stripControls } from '@taskwire/client';
 import { inspectCard } from './card-report.js';
 import { resolveCredentials } from './client-credentials.js';
 import type { CheckResult } from './checks.js';
@@ -109,21 +110,34 @@ async function check(url: string, credentials: Credentials, values: ReturnType<t
 }
 
 /**
+ * `io` that prints what agents send (card fields, answers, error messages,
+ * URLs) as text: human output and stderr without control characters (see
+ * `stripControls`), `--json` output with DEL and C1 escaped (the same JSON
+ * value, see `escapeJsonControls`).
+ */
+function terminalSafe(io: InspectIo, json: boolean): InspectIo {
+  const out = json ? escapeJsonControls : stripControls;
+  return { ...io, stdout: { write: (text: string) => io.stdout.write(out(text)) }, stderr: { write: (text: string) => io.stderr.write(stripControls(text)) } };
+}
+
+/**
  * Runs `taskwire inspect` with `argv` (the arguments after `inspect`):
  * serves the page until `io.signal` aborts (resolving 0), or with
  * `--check` runs the card report and the check battery and resolves with
  * the exit code (0 all passed, 1 one failed, 2 usage, 3 no usable card).
- * Never throws.
+ * What it prints carries no control character an agent sent (newline and
+ * tab aside); `--json` prints the exact values. Never throws.
  */
-export async function runInspect(argv: readonly string[], io: InspectIo): Promise<number> {
+export async function runInspect(argv: readonly string[], raw: InspectIo): Promise<number> {
   let parsed;
   try {
     parsed = parse(argv);
   } catch (error) {
-    io.stderr.write(`taskwire inspect: ${(error as Error).message}\n${INSPECT_USAGE}\n`);
+    raw.stderr.write(`taskwire inspect: ${stripControls((error as Error).message)}\n${INSPECT_USAGE}\n`);
     return 2;
   }
   const { values, positionals } = parsed;
+  const io = terminalSafe(raw, values.check === true && values.json === true);
   if (values.help) {
     io.stdout.write(`${INSPECT_USAGE}\n`);
     return 0;

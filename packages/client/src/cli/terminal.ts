@@ -11,7 +11,11 @@ const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 /** DEL and the C1 controls: JSON.stringify leaves them raw (it escapes C0 only). */
 const RAW_IN_JSON = /[\u007F-\u009F]/g;
 
-/** `text` without control characters (C0 but newline and tab, DEL, C1): what human output prints. */
+/**
+ * `text` without control characters (C0 but newline and tab, DEL, C1):
+ * what human output prints. Apply it to anything an agent supplied before
+ * it reaches a terminal; every other character is kept as it is.
+ */
 export function stripControls(text: string): string {
   return text.replace(CONTROLS, '');
 }
