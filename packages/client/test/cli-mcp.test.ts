@@ -25,8 +25,8 @@ describe('taskwire mcp', () => {
         return 0;
       },
     };
-    const { code, out, err } = await run(['mcp', 'http://127.0.0.1:8080', '--http', '3000', '--tool-prefix', 'sun_'], async () => mcp);
-    expect(calls).toEqual([{ argv: ['http://127.0.0.1:8080', '--http', '3000', '--tool-prefix', 'sun_'], env: { TASKWIRE_TOKEN: 't' }, signal: undefined }]);
+    const { code, out, err } = await run(['mcp', 'http://127.0.0.1:8080', '--http', '3000', '--prefix', 'sun_'], async () => mcp);
+    expect(calls).toEqual([{ argv: ['http://127.0.0.1:8080', '--http', '3000', '--prefix', 'sun_'], env: { TASKWIRE_TOKEN: 't' }, signal: undefined }]);
     expect({ code, out, err }).toEqual({ code: 0, out: '', err: 'bridge stopped\n' });
   });
 
