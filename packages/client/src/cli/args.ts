@@ -138,6 +138,8 @@ Commands:
   card <url>               show the agent card
   inspect [url]            a local web page that inspects the agent (needs @taskwire/inspector;
                            taskwire inspect --help for its options, --check <url> for CI)
+  mcp <url>                the agent as an MCP server on stdio, or --http <port> (needs @taskwire/mcp;
+                           taskwire mcp --help for its options)
 
 <url> may leave out http:// (127.0.0.1:41241). [url] may be left out: the last agent
 used is remembered (or set --url / TASKWIRE_URL).

@@ -1,13 +1,9 @@
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import type { CompanionIo } from './optional-package.js';
+import { loadOptionalPackage } from './optional-package.js';
 
 /** What `taskwire inspect` needs of `@taskwire/inspector` (its `runInspect`). */
 export interface InspectorModule {
-  runInspect(
-    argv: readonly string[],
-    io: { stdout: { write(text: string): unknown }; stderr: { write(text: string): unknown }; env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal },
-  ): Promise<number>;
+  runInspect(argv: readonly string[], io: CompanionIo): Promise<number>;
 }
 
 /** The package `taskwire inspect` loads; named in a variable so no bundler or type-checker ties the client to it. */
@@ -25,16 +21,6 @@ export const INSPECTOR_MISSING =
  * inspector depends on the client, not the other way). Resolves undefined
  * when it is not installed.
  */
-export async function loadInspector(cwd: string = process.cwd()): Promise<InspectorModule | undefined> {
-  try {
-    return (await import(INSPECTOR)) as InspectorModule;
-  } catch {
-    // Not beside the CLI: try the project the command runs in.
-  }
-  try {
-    const resolved = createRequire(join(cwd, 'package.json')).resolve(INSPECTOR);
-    return (await import(pathToFileURL(resolved).href)) as InspectorModule;
-  } catch {
-    return undefined;
-  }
+export function loadInspector(cwd: string = process.cwd()): Promise<InspectorModule | undefined> {
+  return loadOptionalPackage<InspectorModule>(INSPECTOR, cwd);
 }

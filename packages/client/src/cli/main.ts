@@ -13,6 +13,9 @@ import { parseCliArgs, USAGE, UsageError } from './args.js';
 import * as commands from './commands.js';
 import type { InspectorModule } from './inspect.js';
 import { INSPECTOR_MISSING, loadInspector } from './inspect.js';
+import type { McpModule } from './mcp.js';
+import { loadMcp, MCP_MISSING } from './mcp.js';
+import type { CompanionIo } from './optional-package.js';
 import type { CommandContext } from './commands.js';
 import { tokenProviderOf } from './credentials.js';
 import { escapeJsonControls, REWRITE_LINE, stripControls } from './terminal.js';
@@ -35,16 +38,21 @@ export interface CliIo {
   readonly connect?: (url: string, options: CreateClientOptions) => Promise<A2AClient>;
   /** Loads `@taskwire/inspector` for `taskwire inspect` (default: `loadInspector`, undefined when it is not installed). */
   readonly inspector?: () => Promise<InspectorModule | undefined>;
+  /** Loads `@taskwire/mcp` for `taskwire mcp` (default: `loadMcp`, undefined when it is not installed). */
+  readonly mcp?: () => Promise<McpModule | undefined>;
 }
 
-/** `taskwire inspect ...`: handed whole to `@taskwire/inspector` (its options are its own), or says how to install it. */
-async function inspect(argv: readonly string[], io: CliIo): Promise<number> {
-  const inspector = await (io.inspector ?? loadInspector)();
-  if (!inspector) {
-    io.stderr.write(`taskwire: ${INSPECTOR_MISSING}\n`);
+/**
+ * `taskwire inspect ...` and `taskwire mcp ...`: handed whole to the
+ * companion package (its options are its own) with the same output,
+ * environment and Ctrl-C, or says how to install it (usage exit code).
+ */
+async function handOver<M>(loaded: M | undefined, missing: string, run: (module: M, io: CompanionIo) => Promise<number>, io: CliIo): Promise<number> {
+  if (!loaded) {
+    io.stderr.write(`taskwire: ${missing}\n`);
     return EXIT.usage;
   }
-  return inspector.runInspect(argv, { stdout: io.stdout, stderr: io.stderr, env: io.env, ...(io.signal && { signal: io.signal }) });
+  return run(loaded, { stdout: io.stdout, stderr: io.stderr, env: io.env, ...(io.signal && { signal: io.signal }) });
 }
 
 function clientOptions(args: CliArgs, env: CliIo['env'], transports: TransportRegistry): CreateClientOptions {
@@ -89,7 +97,10 @@ export async function main(argv: readonly string[], given: CliIo): Promise<numbe
   // Errors and --verbose lines quote what agents send (cards, error messages): never raw to the terminal.
   const io: CliIo = { ...given, stderr: { write: (text: string) => given.stderr.write(stripControls(text)) } };
   try {
-    if (argv[0] === 'inspect') return await inspect(argv.slice(1), given);
+    const rest = argv.slice(1);
+    if (argv[0] === 'inspect') return await handOver(await (given.inspector ?? loadInspector)(), INSPECTOR_MISSING, (m, to) => m.runInspect(rest, to), given);
+    // On stdio the MCP bridge owns stdout: it writes there itself (only --help goes through io.stdout).
+    if (argv[0] === 'mcp') return await handOver(await (given.mcp ?? loadMcp)(), MCP_MISSING, (m, to) => m.runMcp(rest, to), given);
     const args = parseCliArgs(argv);
     if (args.help || args.command === undefined || args.command === 'help') {
       (args.command === undefined && !args.help ? io.stderr : io.stdout).write(`${USAGE}\n`);
@@ -131,7 +142,7 @@ export async function main(argv: readonly string[], given: CliIo): Promise<numbe
       case 'card':
         return await commands.card(ctx);
       default:
-        throw new UsageError(`unknown command "${args.command}"; the commands are send, stream, get, list, cancel, watch, card and inspect`);
+        throw new UsageError(`unknown command "${args.command}"; the commands are send, stream, get, list, cancel, watch, card, inspect and mcp`);
     }
   } catch (error) {
     return report(error, io);

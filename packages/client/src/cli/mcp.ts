@@ -1,0 +1,26 @@
+import type { CompanionIo } from './optional-package.js';
+import { loadOptionalPackage } from './optional-package.js';
+
+/** What `taskwire mcp` needs of `@taskwire/mcp` (its `runMcp`). */
+export interface McpModule {
+  runMcp(argv: readonly string[], io: CompanionIo): Promise<number>;
+}
+
+/** The package `taskwire mcp` loads; named in a variable so no bundler or type-checker ties the client to it. */
+const MCP = '@taskwire/mcp';
+
+/** How to get the MCP bridge, for the message `taskwire mcp` prints without it. */
+export const MCP_MISSING =
+  'taskwire mcp needs @taskwire/mcp, which is not installed; install it beside @taskwire/client ' +
+  '("npm install @taskwire/mcp", or globally "npm install -g @taskwire/mcp", which also gives the taskwire-mcp command; ' +
+  'or run it without installing: "npx -y @taskwire/mcp <agent-url>")';
+
+/**
+ * Loads `@taskwire/mcp` at run time, where it is installed beside this CLI
+ * or in the current directory's project (the client never imports it
+ * statically: it depends on the client). Resolves undefined when it is not
+ * installed.
+ */
+export function loadMcp(cwd: string = process.cwd()): Promise<McpModule | undefined> {
+  return loadOptionalPackage<McpModule>(MCP, cwd);
+}
