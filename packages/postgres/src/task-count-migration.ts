@@ -1,21 +1,29 @@
 import type { Migration } from './migrations.js';
 
-/** The SQL that adds `sign` times each transition-table row to both counter tables, in key order (locks taken in one order by every writer). */
+/** Counter rows per key: a connection adds to the stripe of its backend, so writers of one owner seldom wait on each other. */
+export const COUNT_STRIPES = 16;
+
+/** The SQL that adds each transition-table row's `d` to both counter tables, in key order (locks taken in one order by every writer). */
 function applyCounts(S: string, rows: string): string {
   return `
-      INSERT INTO ${S}.task_counts AS c (owner, state, n)
-        SELECT owner, state, sum(d) FROM (${rows}) r GROUP BY owner, state HAVING sum(d) <> 0 ORDER BY owner, state
-        ON CONFLICT (owner, state) DO UPDATE SET n = c.n + EXCLUDED.n;
-      INSERT INTO ${S}.task_context_counts AS c (owner, context_id, state, n)
-        SELECT owner, context_id, state, sum(d) FROM (${rows}) r GROUP BY owner, context_id, state HAVING sum(d) <> 0
-        ORDER BY owner, context_id, state
-        ON CONFLICT (owner, context_id, state) DO UPDATE SET n = c.n + EXCLUDED.n;`;
+      INSERT INTO ${S}.task_counts AS c (owner, state, stripe, n)
+        SELECT owner, state, pg_backend_pid() % ${COUNT_STRIPES}, sum(d) FROM (${rows}) r
+        GROUP BY owner, state HAVING sum(d) <> 0 ORDER BY owner, state
+        ON CONFLICT (owner, state, stripe) DO UPDATE SET n = c.n + EXCLUDED.n;
+      INSERT INTO ${S}.task_context_counts AS c (owner, context_id, state, stripe, n)
+        SELECT owner, context_id, state, pg_backend_pid() % ${COUNT_STRIPES}, sum(d) FROM (${rows}) r
+        GROUP BY owner, context_id, state HAVING sum(d) <> 0 ORDER BY owner, context_id, state
+        ON CONFLICT (owner, context_id, state, stripe) DO UPDATE SET n = c.n + EXCLUDED.n;`;
 }
 
 /**
  * The schema step that lets ListTasks report an exact `totalSize` without
  * counting the owner's rows: `task_counts` holds the number of tasks per
- * (owner, state) and `task_context_counts` per (owner, context, state).
+ * (owner, state) and `task_context_counts` per (owner, context, state),
+ * each split into up to {@link COUNT_STRIPES} rows (`stripe`: the writing
+ * backend's pid modulo the stripes) that a read adds up, so concurrent
+ * writers of one owner (each holds its counter rows until it commits)
+ * mostly update different rows instead of queueing on one.
  *
  * Statement triggers on `tasks` keep both in the statement that inserts,
  * updates or deletes tasks, so they commit (and are seen) with the rows
@@ -38,15 +46,17 @@ export const TASK_COUNT_MIGRATION: Migration = {
     CREATE TABLE ${S}.task_counts (
       owner text COLLATE "C" NOT NULL,
       state text COLLATE "C" NOT NULL,
+      stripe smallint NOT NULL,
       n bigint NOT NULL,
-      PRIMARY KEY (owner, state)
+      PRIMARY KEY (owner, state, stripe)
     );
     CREATE TABLE ${S}.task_context_counts (
       owner text COLLATE "C" NOT NULL,
       context_id text COLLATE "C" NOT NULL,
       state text COLLATE "C" NOT NULL,
+      stripe smallint NOT NULL,
       n bigint NOT NULL,
-      PRIMARY KEY (owner, context_id, state)
+      PRIMARY KEY (owner, context_id, state, stripe)
     );
     CREATE FUNCTION ${S}.task_counts_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN${applyCounts(S, 'SELECT owner, context_id, state, 1 AS d FROM new_rows')}
@@ -69,9 +79,9 @@ export const TASK_COUNT_MIGRATION: Migration = {
       REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${S}.task_counts_deleted();
     CREATE TRIGGER task_counts_updated AFTER UPDATE ON ${S}.tasks
       REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${S}.task_counts_updated();
-    INSERT INTO ${S}.task_counts (owner, state, n)
-      SELECT owner, state, count(*) FROM ${S}.tasks GROUP BY owner, state;
-    INSERT INTO ${S}.task_context_counts (owner, context_id, state, n)
-      SELECT owner, context_id, state, count(*) FROM ${S}.tasks GROUP BY owner, context_id, state;
+    INSERT INTO ${S}.task_counts (owner, state, stripe, n)
+      SELECT owner, state, 0, count(*) FROM ${S}.tasks GROUP BY owner, state;
+    INSERT INTO ${S}.task_context_counts (owner, context_id, state, stripe, n)
+      SELECT owner, context_id, state, 0, count(*) FROM ${S}.tasks GROUP BY owner, context_id, state;
   `,
 };

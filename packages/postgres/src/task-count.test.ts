@@ -70,7 +70,7 @@ describePostgres('PostgresTaskStore totalSize from counters (migration task coun
     await expectExact(store, S);
     await db.pool.query(`DELETE FROM ${S}.tasks WHERE owner = 'bob' OR id = 'old1'`);
     await expectExact(store, S);
-    const rows = await db.pool.query(`SELECT * FROM ${S}.task_counts WHERE owner = 'bob' AND n <> 0`);
+    const rows = await db.pool.query(`SELECT state FROM ${S}.task_counts WHERE owner = 'bob' GROUP BY state HAVING sum(n) <> 0`);
     expect(rows.rowCount).toBe(0);
     await store.close();
   });
