@@ -12,10 +12,7 @@ export interface ListStatement {
 
 /**
  * Builds the one statement that answers a ListTasks query: the count of
- * every match (`totalSize`: from the counters per owner, state and context
- * that triggers keep with every write, see `TASK_COUNT_MIGRATION`; with
- * `statusTimestampAfter`, counted over the filter's index range from the
- * floor on, so it costs what matches after the floor), and
+ * every match (`totalSize`, from the index of the filter, not the JSON) and
  * the page after the cursor (each task's snapshot with the events logged after it), in the order of that index (status timestamp
  * key descending, id descending), one row more than the page to tell
  * whether another page follows. The count comes on every row, and on a row
@@ -38,10 +35,6 @@ export function listStatement(S: string, query: TaskQuery): ListStatement {
     where.push(`status_key >= $${values.length}`);
   }
   const filter = where.join(' AND ');
-  // Without a timestamp floor the counters answer (a few rows per owner); with one, the filter's index range is counted.
-  const counted = after !== undefined
-    ? `SELECT count(*) AS total FROM ${S}.tasks WHERE ${filter}`
-    : `SELECT COALESCE(sum(n), 0) AS total FROM ${S}.${query.contextId !== undefined ? 'task_context_counts' : 'task_counts'} WHERE ${filter}`;
   let page = filter;
   if (cursor !== undefined) {
     values.push(cursor.key, storable(cursor.id, 'pageToken'));
@@ -49,7 +42,7 @@ export function listStatement(S: string, query: TaskQuery): ListStatement {
   }
   values.push(pageSize + 1);
   const text = `SELECT c.total, p.id, p.status_key, p.task, p.pending
-    FROM (${counted}) c
+    FROM (SELECT count(*) AS total FROM ${S}.tasks WHERE ${filter}) c
     LEFT JOIN LATERAL (
       SELECT id, status_key, task, ${pendingColumn(S)} FROM ${S}.tasks t WHERE ${page}
       ORDER BY status_key DESC, id DESC LIMIT $${values.length}
