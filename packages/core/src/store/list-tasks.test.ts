@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { A2AError } from '../errors.js';
 import type { Task } from '../schema/task.js';
 import { decodePageToken, encodePageToken, projectTask, TaskListIndex, timestampSortKey } from './list-tasks.js';
-import { testTask } from './store-conformance-fixtures.js';
+import { testTask, testTimestamp } from './store-conformance-fixtures.js';
 
 describe('timestampSortKey', () => {
   it('orders timestamps of any precision like the instants they name', () => {
@@ -105,6 +105,70 @@ describe('TaskListIndex', () => {
         },
       ),
     );
+  });
+
+  it('answers every filter from its own list, in order, through moves between contexts and states (against a full filter and sort)', () => {
+    const states = ['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED'] as const;
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 9 }), fc.constantFrom('c1', 'c2'), fc.constantFrom(...states), fc.boolean()), { maxLength: 150 }),
+        (ops) => {
+          const index = new TaskListIndex();
+          const tasks = new Map<string, Task>();
+          for (const [n, at, contextId, state, remove] of ops) {
+            const id = `t${n}`;
+            if (remove) {
+              expect(index.delete(id)).toBe(tasks.delete(id));
+            } else {
+              const task = testTask(id, { at, contextId, state });
+              tasks.set(id, task);
+              index.set('o', task);
+            }
+          }
+          for (const contextId of [undefined, 'c1', 'c2']) {
+            for (const status of [undefined, ...states]) {
+              for (const statusTimestampAfter of [undefined, testTimestamp(4)]) {
+                const expected = [...tasks.values()]
+                  .filter((t) => (contextId === undefined || t.contextId === contextId) && (status === undefined || t.status.state === status))
+                  .filter((t) => statusTimestampAfter === undefined || t.status.timestamp! >= statusTimestampAfter)
+                  .sort((x, y) => (x.status.timestamp === y.status.timestamp ? (x.id < y.id ? 1 : -1) : x.status.timestamp! < y.status.timestamp! ? 1 : -1))
+                  .map((t) => t.id);
+                const got: string[] = [];
+                let pageToken: string | undefined;
+                do {
+                  const page = index.query({ owner: 'o', contextId, status, statusTimestampAfter, pageSize: 3, pageToken }, load(tasks));
+                  expect(page.totalSize).toBe(expected.length);
+                  got.push(...page.tasks.map((t) => t.id));
+                  pageToken = page.nextPageToken || undefined;
+                } while (pageToken);
+                expect(got).toEqual(expected);
+              }
+            }
+          }
+        },
+      ),
+    );
+  });
+
+  it('looks at no more entries than the page returns, whatever the owner holds beside the filter', () => {
+    const probe = { visited: 0 };
+    const index = new TaskListIndex(probe);
+    const tasks = new Map<string, Task>();
+    for (let i = 0; i < 2000; i++) {
+      const task = testTask(`t${i}`, { at: i, contextId: i % 100 ? 'busy' : 'rare', state: i % 200 ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_WORKING' });
+      tasks.set(task.id, task);
+      index.set('o', task);
+    }
+    const queries = [{ contextId: 'rare' }, { status: 'TASK_STATE_WORKING' as const }, { contextId: 'rare', status: 'TASK_STATE_WORKING' as const }, {}];
+    for (const filter of queries) {
+      probe.visited = 0;
+      const page = index.query({ owner: 'o', pageSize: 5, ...filter }, load(tasks));
+      expect({ filter, visited: probe.visited }).toEqual({ filter, visited: page.tasks.length });
+    }
+    probe.visited = 0;
+    const deep = index.query({ owner: 'o', contextId: 'rare', pageSize: 5, statusTimestampAfter: testTimestamp(0), pageToken: encodePageToken({ key: timestampSortKey(testTimestamp(1500)), id: 't1500' }) }, load(tasks));
+    expect(deep.totalSize).toBe(20);
+    expect(probe.visited).toBe(5);
   });
 
   it('loads in bulk the same as one by one', () => {

@@ -1,6 +1,7 @@
 import { A2AError } from '../errors.js';
 import { LIST_TASKS_PAGE_SIZE, type ListTasksResponse } from '../schema/requests.js';
 import { isSettled, type Task, type TaskState } from '../schema/task.js';
+import { compare, firstAtOrAfterKey, indexOf, insertionPoint, lowerBound, removeAt, type Entry } from './list-index-entries.js';
 import { decodePageToken, encodePageToken, timestampSortKey, type ListCursor } from './list-cursor.js';
 import type { TaskQuery } from './task-store.js';
 
@@ -76,55 +77,36 @@ export interface IndexedTaskFields {
   readonly status: { readonly state: TaskState; readonly timestamp?: string | undefined };
 }
 
-interface Entry {
-  readonly key: string;
-  readonly id: string;
-  readonly owner: string;
-  readonly contextId: string;
-  readonly state: TaskState;
+/** What a {@link TaskListIndex} reports of its own work (tests check that a page costs what it returns). */
+export interface ListIndexProbe {
+  /** Entries looked at by queries so far (matched or not). */
+  visited: number;
 }
 
-/** Orders entries ascending by (key, id); ListTasks walks them from the end. */
-function compare(a: ListCursor, b: ListCursor): number {
-  if (a.key !== b.key) return a.key < b.key ? -1 : 1;
-  return a.id === b.id ? 0 : a.id < b.id ? -1 : 1;
+/** The keys of the lists an entry is in: its owner's, and its owner's per context, per state, and per both. */
+function listKeys(e: Entry): string[] {
+  return [listKey(e.owner), listKey(e.owner, e.contextId), listKey(e.owner, undefined, e.state), listKey(e.owner, e.contextId, e.state)];
 }
 
-/** First index whose key is not less than `key`. */
-function firstAtOrAfterKey(entries: readonly Entry[], key: string): number {
-  let lo = 0;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (entries[mid]!.key < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index whose entry is not less than `cursor`. */
-function lowerBound(entries: readonly Entry[], cursor: ListCursor): number {
-  let lo = 0;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compare(entries[mid]!, cursor) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+/** The key of the list of `owner`'s tasks in `contextId` and/or `state` (undefined: any). */
+function listKey(owner: string, contextId?: string, state?: string): string {
+  return JSON.stringify([owner, contextId ?? null, state ?? null]);
 }
 
 /**
- * The ListTasks index every store shares: per owner, the tasks sorted by
- * status timestamp and id, kept sorted on every change (binary search +
- * splice; the newest task goes at the end, so the common update is cheap),
- * so a page costs O(log n + page) rather than a full sort. `totalSize` is
- * O(1) without filters, O(log n) with only `statusTimestampAfter` and a scan
- * of the owner's tasks otherwise.
+ * The ListTasks index every store shares: per owner, and per owner and
+ * context, state, or both, the tasks sorted by status timestamp and id,
+ * kept sorted on every change (binary search + splice; the newest task goes
+ * at the end, so the common update is cheap). Every query reads the one
+ * list its filters name, so a page costs O(log n + page) and `totalSize`
+ * O(log n), whatever the filters and however many tasks the owner has.
  */
 export class TaskListIndex {
-  private readonly byOwner = new Map<string, Entry[]>();
+  private readonly lists = new Map<string, Entry[]>();
   private readonly byId = new Map<string, Entry>();
+
+  /** `probe`, when given, counts the entries queries look at. */
+  constructor(private readonly probe?: ListIndexProbe) {}
 
   /** Number of indexed tasks. */
   get size(): number {
@@ -136,21 +118,27 @@ export class TaskListIndex {
     const entry = makeEntry(owner, task);
     const old = this.byId.get(entry.id);
     this.byId.set(entry.id, entry);
+    const keys = listKeys(entry);
     if (old !== undefined) {
-      const entries = this.byOwner.get(old.owner)!;
-      const at = indexOf(entries, old);
-      // Still in order where it was (a status change in the same millisecond, say): replace it in place.
-      if (old.owner === owner && (at === 0 || compare(entries[at - 1]!, entry) < 0) && (at === entries.length - 1 || compare(entry, entries[at + 1]!) < 0)) {
-        entries[at] = entry;
-        return;
+      for (const key of listKeys(old)) {
+        const entries = this.lists.get(key)!;
+        const at = indexOf(entries, old);
+        // Still in order where it was (a status change in the same millisecond, say): replace it in place.
+        if (keys.includes(key) && (at === 0 || compare(entries[at - 1]!, entry) < 0) && (at === entries.length - 1 || compare(entry, entries[at + 1]!) < 0)) {
+          entries[at] = entry;
+          keys.splice(keys.indexOf(key), 1);
+          continue;
+        }
+        removeAt(entries, at);
+        if (entries.length === 0) this.lists.delete(key);
       }
-      removeAt(entries, at);
-      if (entries.length === 0) this.byOwner.delete(old.owner);
     }
-    const entries = this.entriesOf(owner);
-    const at = insertionPoint(entries, entry);
-    if (at === entries.length) entries.push(entry);
-    else entries.splice(at, 0, entry);
+    for (const key of keys) {
+      const entries = this.entriesOf(key);
+      const at = insertionPoint(entries, entry);
+      if (at === entries.length) entries.push(entry);
+      else entries.splice(at, 0, entry);
+    }
   }
 
   /** Removes the task; true when it was indexed. */
@@ -158,9 +146,11 @@ export class TaskListIndex {
     const entry = this.byId.get(taskId);
     if (entry === undefined) return false;
     this.byId.delete(taskId);
-    const entries = this.byOwner.get(entry.owner)!;
-    removeAt(entries, indexOf(entries, entry));
-    if (entries.length === 0) this.byOwner.delete(entry.owner);
+    for (const key of listKeys(entry)) {
+      const entries = this.lists.get(key)!;
+      removeAt(entries, indexOf(entries, entry));
+      if (entries.length === 0) this.lists.delete(key);
+    }
     return true;
   }
 
@@ -171,17 +161,17 @@ export class TaskListIndex {
     return ids;
   }
 
-  /** Replaces the whole index at once (one sort), e.g. when a store is loaded from disk. */
+  /** Replaces the whole index at once (one sort per list), e.g. when a store is loaded from disk. */
   load(tasks: Iterable<{ readonly owner: string; readonly task: IndexedTaskFields }>): void {
-    this.byOwner.clear();
+    this.lists.clear();
     this.byId.clear();
     for (const { owner, task } of tasks) {
       const entry = makeEntry(owner, task);
       if (this.byId.has(entry.id)) throw new Error(`TaskListIndex.load: task ${entry.id} appears twice`);
       this.byId.set(entry.id, entry);
-      this.entriesOf(owner).push(entry);
+      for (const key of listKeys(entry)) this.entriesOf(key).push(entry);
     }
-    for (const entries of this.byOwner.values()) entries.sort(compare);
+    for (const entries of this.lists.values()) entries.sort(compare);
   }
 
   /**
@@ -192,71 +182,28 @@ export class TaskListIndex {
    */
   query(query: TaskQuery, load: (taskId: string) => Task): ListTasksResponse {
     const { pageSize, cursor, after } = listQueryBounds(query);
-    const entries = this.byOwner.get(query.owner) ?? [];
-    const { contextId, status } = query;
-    const matches = (e: Entry) => (contextId === undefined || e.contextId === contextId) && (status === undefined || e.state === status);
+    const entries = this.lists.get(listKey(query.owner, query.contextId, query.status)) ?? [];
     // Entries past `floor` (exclusive) are at or after statusTimestampAfter (the proto's "greater than or equal").
     const floor = after === undefined ? -1 : firstAtOrAfterKey(entries, after) - 1;
-    let totalSize = 0;
-    if (contextId === undefined && status === undefined) totalSize = entries.length - 1 - floor;
-    else for (let i = entries.length - 1; i > floor; i--) if (matches(entries[i]!)) totalSize++;
-
+    const start = (cursor ? lowerBound(entries, cursor) : entries.length) - 1;
+    const stop = Math.max(floor, start - pageSize);
     const page: Entry[] = [];
-    let more = false;
-    for (let i = (cursor ? lowerBound(entries, cursor) : entries.length) - 1; i > floor; i--) {
-      const entry = entries[i]!;
-      if (!matches(entry)) continue;
-      if (page.length === pageSize) {
-        more = true;
-        break;
-      }
-      page.push(entry);
-    }
+    for (let i = start; i > stop; i--) page.push(entries[i]!);
+    if (this.probe !== undefined) this.probe.visited += page.length;
     const last = page[page.length - 1];
     const projection = { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts };
     return {
       tasks: page.map((e) => projectTask(load(e.id), projection)),
-      nextPageToken: more && last ? encodePageToken(last) : '',
+      nextPageToken: stop > floor && last ? encodePageToken(last) : '',
       pageSize,
-      totalSize,
+      totalSize: entries.length - 1 - floor,
     };
   }
 
-  private entriesOf(owner: string): Entry[] {
-    let entries = this.byOwner.get(owner);
-    if (entries === undefined) this.byOwner.set(owner, (entries = []));
+  private entriesOf(key: string): Entry[] {
+    let entries = this.lists.get(key);
+    if (entries === undefined) this.lists.set(key, (entries = []));
     return entries;
-  }
-}
-
-/** How many entries at each end {@link indexOf} checks before a binary search: updates touch the newest tasks, eviction the oldest. */
-const NEAR_END = 64;
-
-/** The position of `entry` (which is in `entries`): a short scan of both ends, else a binary search. */
-function indexOf(entries: readonly Entry[], entry: Entry): number {
-  const n = entries.length;
-  for (let i = n - 1, stop = Math.max(0, n - NEAR_END); i >= stop; i--) if (entries[i] === entry) return i;
-  if (entries[0] === entry) return 0;
-  return lowerBound(entries, entry);
-}
-
-/** Where `entry` goes to keep `entries` sorted: a short scan back from the end (where new tasks go), else a binary search. */
-function insertionPoint(entries: readonly Entry[], entry: Entry): number {
-  const n = entries.length;
-  const stop = Math.max(0, n - NEAR_END);
-  for (let i = n - 1; i >= stop; i--) if (compare(entries[i]!, entry) < 0) return i + 1;
-  return stop === 0 ? 0 : lowerBound(entries, entry);
-}
-
-/** Removes the entry at `at`, moving the shorter side of the array. */
-function removeAt(entries: Entry[], at: number): void {
-  if (at < entries.length >>> 1) {
-    // Near the front (eviction removes the oldest tasks): move the entries before it up by one and
-    // drop the first. shift() trims the array in place, where splice() would move every later entry.
-    for (let i = at; i > 0; i--) entries[i] = entries[i - 1]!;
-    entries.shift();
-  } else {
-    entries.splice(at, 1);
   }
 }
 
