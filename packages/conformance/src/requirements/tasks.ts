@@ -5,10 +5,15 @@ import { requirement } from '../requirement.js';
 export const taskRequirements = [
   requirement('cancel-running', '3.1.5', 'canceling a running task cancels it, stops the agent and ends its streams', async (h) => {
     const task = await h.send('slow 1000 5', {}, { returnImmediately: true });
-    const events = h.collect(h.client.stream('SubscribeToTask', { id: task.id }));
+    // The subscription is open (its first event, the task, arrived) before the cancel is sent:
+    // a subscribe that reached its server after the cancel would rightly be refused (terminal task).
+    const stream = h.client.stream('SubscribeToTask', { id: task.id })[Symbol.asyncIterator]();
+    const first = await stream.next();
+    expect(first.done).toBe(false);
+    const rest = h.collect({ [Symbol.asyncIterator]: () => stream });
     const canceled = await h.client.unary('CancelTask', { id: task.id });
     expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
-    const seen = await events;
+    const seen = [first.value!, ...(await rest)];
     const last = seen.at(-1)!.response;
     expect('statusUpdate' in last && last.statusUpdate.status.state).toBe('TASK_STATE_CANCELED');
     await h.idle();
