@@ -1,11 +1,12 @@
 import type { CallOptions, ParamsOf, ResultOf, StreamEvent, StreamMethodName, StreamResponse, Transport, UnaryMethodName } from '@taskwire/core';
-import { A2A_ERROR_DOMAIN, A2AError, errorFromWire, METHODS } from '@taskwire/core';
+import { A2AError, METHODS } from '@taskwire/core';
 import { createTRPCUntypedClient, createWSClient, TRPCClientError, wsLink } from '@trpc/client';
 import type { TokenProvider } from '../auth/token-provider.js';
 import { TransientError } from '../transient.js';
+import { a2aErrorOf, refusal } from './ws-errors.js';
+import { socketClass, type WebSocketClass } from './ws-socket.js';
 
-/** A WebSocket class: the platform's, or `ws`'s (Node 20 has none of its own). */
-export type WebSocketClass = typeof globalThis.WebSocket;
+export type { WebSocketClass };
 
 /** Connection params (or a function that makes them, called on every connect): names as the server's auth hooks read them. */
 export type ConnectionParams = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
@@ -58,34 +59,6 @@ export interface WsTransport extends Transport {
   close(): Promise<void>;
 }
 
-/** Close codes 4400-4599: the server refused the connection (4000 + the A2A error's HTTP status). */
-function refusal(event: { code?: number; reason?: string } | undefined): A2AError | undefined {
-  const code = event?.code ?? 0;
-  if (code < 4400 || code > 4599) return undefined;
-  const [reason = '', ...rest] = (event?.reason ?? '').split(': ');
-  const info = { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: A2A_ERROR_DOMAIN };
-  return errorFromWire({ message: rest.join(': ') || `The server refused the connection (close code ${code})`, details: [info] });
-}
-
-function aborted(signal: AbortSignal): A2AError {
-  const reason: unknown = signal.reason;
-  const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
-  return new A2AError('Internal', timedOut ? 'The call timed out before the answer arrived' : 'The call was aborted by its signal before the answer arrived');
-}
-
-/** The A2AError a failed call reports: the server's A2A error, an abort, or a lost connection. */
-function a2aErrorOf(error: unknown, signal: AbortSignal | undefined): A2AError {
-  if (A2AError.is(error)) return error;
-  if (signal?.aborted) return aborted(signal);
-  const a2a = error instanceof TRPCClientError ? (error.data as { a2a?: { code?: number; details?: unknown } } | undefined)?.a2a : undefined;
-  if (a2a && typeof a2a.code === 'number') return errorFromWire({ code: a2a.code, message: (error as Error).message, details: a2a.details });
-  const message = error instanceof Error ? error.message : String(error);
-  return new A2AError(
-    'Internal',
-    `The WebSocket call failed (${message}); if the connection dropped, the call may or may not have taken effect: check with GetTask or ListTasks`,
-  );
-}
-
 /** Call headers this binding carries per call, as members of the call's input (W3C trace context); every other header belongs to the connection. */
 const PER_CALL_HEADERS = new Set(['traceparent', 'tracestate']);
 
@@ -119,24 +92,6 @@ interface Connection {
   readonly trpc: ReturnType<typeof createTRPCUntypedClient>;
   close(): Promise<void>;
   readonly refused: () => A2AError | undefined;
-}
-
-/**
- * The WebSocket class the connection uses: `options.WebSocket`, the
- * platform's, or `ws`'s; with the upgrade headers, when there are any (`ws`
- * and Node's own WebSocket take them as the second argument). `opened` sees
- * every socket it creates.
- */
-async function socketClass(options: WsTransportOptions, opened: (socket: WebSocket) => void): Promise<WebSocketClass> {
-  const Base = options.WebSocket ?? globalThis.WebSocket ?? ((await import('ws')).WebSocket as unknown as WebSocketClass);
-  const headers = options.headers && Object.keys(options.headers).length > 0 ? options.headers : undefined;
-  const Constructor = Base as unknown as new (url: string | URL, init?: object) => WebSocket;
-  return class extends Constructor {
-    constructor(url: string | URL) {
-      super(url, headers && { headers });
-      opened(this);
-    }
-  } as unknown as WebSocketClass;
 }
 
 /**
@@ -193,7 +148,7 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
   const connect = (): Promise<Connection> => {
     if (connection) return connection;
     let refused: A2AError | undefined;
-    const pending: Promise<Connection> = socketClass(options, watch).then((WebSocket) => {
+    const pending: Promise<Connection> = socketClass(options.WebSocket, options.headers, watch).then((WebSocket) => {
       const keepAlive = options.keepAlive === false ? { enabled: false } : { enabled: true, intervalMs: 30_000, pongTimeoutMs: 10_000, ...options.keepAlive };
       const client = createWSClient({
         url: options.url,
