@@ -15,6 +15,7 @@ export * from './interceptors.js';
 export * from './auth/token-provider.js';
 export * from './auth/bearer-transport.js';
 export * from './auth/origins.js';
+export * from './auth/credential-flags.js';
 export * from './auth/redirects.js';
 export * from './auth/credential-guard.js';
 export * from './retry.js';

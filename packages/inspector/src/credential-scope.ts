@@ -1,27 +1,10 @@
-/** The web scheme each transport scheme stands for (`ws:` is `http:` with another name, and so on). */
-const SCHEMES: Readonly<Record<string, string>> = { 'ws:': 'http:', 'wss:': 'https:', 'grpc:': 'http:', 'grpcs:': 'https:' };
-
-/**
- * The origin of an agent or interface URL, as `scheme://host:port` with an
- * http(s) scheme: `ws(s):` and `grpc(s):` count as `http(s):`, and a bare
- * `host:port` (a gRPC interface) as `http://host:port` (plaintext). Undefined
- * when `url` is not a URL.
- */
-export function originOf(url: string): string | undefined {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`;
-  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(withScheme)![0].toLowerCase();
-  try {
-    const origin = new URL(`${SCHEMES[scheme] ?? scheme}${withScheme.slice(scheme.length)}`).origin;
-    return origin === 'null' ? undefined : origin;
-  } catch {
-    return undefined;
-  }
-}
+import { originOf } from '@taskwire/client';
 
 /**
  * Whether credentials given for the agent at `agentUrl` may go to
  * `target`: only on the agent's own origin (the URL the user named) or an
- * origin the user listed in `trusted` (each an origin or a URL on it).
+ * origin the user listed in `trusted` (each an origin or a URL on it),
+ * origins as the client's `originOf` spells them.
  */
 export function mayCarryCredentials(target: string, agentUrl: string | undefined, trusted: readonly string[] = []): boolean {
   const origin = originOf(target);

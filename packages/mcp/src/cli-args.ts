@@ -1,12 +1,10 @@
 // The command line of `taskwire-mcp`.
 import { parseArgs } from 'node:util';
 import type { CreateClientOptions, TokenProvider } from '@taskwire/client';
-import { clientCredentials, staticToken } from '@taskwire/client';
+import { tokenProviderFromFlags, UsageError } from '@taskwire/client';
 
-/** A command line that cannot run; exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+/** A command line that cannot run (the client's, so shared credential checks throw it too); exit code 2. */
+export { UsageError };
 
 /** What the command line asks for. */
 export interface McpCommand {
@@ -58,21 +56,11 @@ function wholeNumber(name: string, value: string | undefined): number | undefine
 
 function tokenProvider(values: Record<string, string | string[] | boolean | undefined>, env: Env): TokenProvider | undefined {
   const text = (name: string) => values[name] as string | undefined;
-  const clientId = text('client-id');
-  if (clientId === undefined) {
-    if (text('client-secret') ?? text('token-url') ?? text('issuer')) throw new UsageError('--client-secret, --token-url and --issuer go with --client-id');
-    const token = text('token') ?? env.TASKWIRE_TOKEN;
-    return token ? staticToken(token) : undefined;
-  }
-  if (text('token') !== undefined) throw new UsageError('give either --token or --client-id, not both');
-  const clientSecret = text('client-secret') ?? env.TASKWIRE_CLIENT_SECRET;
-  if (!clientSecret) throw new UsageError(`--client-id ${clientId} needs its secret: set TASKWIRE_CLIENT_SECRET`);
-  const tokenUrl = text('token-url');
-  const issuer = text('issuer');
-  if (!tokenUrl && !issuer) throw new UsageError('--client-id needs --token-url <url> or --issuer <url>');
   const scopes = ((values.scope as string[] | undefined) ?? []).flatMap((s) => s.split(' ')).filter(Boolean);
-  const resource = text('resource');
-  return clientCredentials({ clientId, clientSecret, ...(tokenUrl && { tokenUrl }), ...(issuer && { issuer }), ...(scopes.length > 0 && { scopes }), ...(resource && { resource }) });
+  return tokenProviderFromFlags(
+    { token: text('token'), clientId: text('client-id'), clientSecret: text('client-secret'), tokenUrl: text('token-url'), issuer: text('issuer'), scopes, resource: text('resource') },
+    env,
+  );
 }
 
 /** Parses `argv` (after the script path) with secrets from `env`; throws {@link UsageError} on a bad command line. Messages never show a secret. */

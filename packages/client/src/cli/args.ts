@@ -1,10 +1,9 @@
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { originOf } from '../auth/origins.js';
 
-/** A command line the CLI cannot run: wrong command, missing argument, bad option. Exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+import { UsageError } from '../auth/credential-flags.js';
+
+export { UsageError };
 
 /** The parsed command line. */
 export interface CliArgs {
