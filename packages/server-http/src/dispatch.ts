@@ -44,7 +44,6 @@ export class Dispatcher {
     const context = contextOf(call);
     const observed = startServerCall(this.options.service.telemetry, call.system, call.method, call.params, context, call.request.headers, HEADER_GETTER);
     try {
-      if (call.method === 'GetExtendedAgentCard') this.requireCaller(call.context);
       const result = await this.options.service.unary(call.method, this.params(call), context);
       observed?.ok(result);
       return call.legacy ? v1ResultToV03(call.method, result) : result;
@@ -99,12 +98,6 @@ export class Dispatcher {
   private params(call: DecodedCall<UnaryMethodName | StreamMethodName>): unknown {
     const params = call.legacy ? v03ParamsToV1(call.method, call.params ?? {}) : call.params;
     return call.method === 'SubscribeToTask' ? withResumePoint(params, call.request) : params;
-  }
-
-  private requireCaller(context: HttpCallContext): void {
-    if (this.options.auth && !context.principal) {
-      throw new A2AError('Unauthenticated', 'The extended agent card is only served to authenticated callers; send credentials');
-    }
   }
 }
 
