@@ -5,7 +5,7 @@
  */
 
 /** The previous release: the one that must run side by side with this one, in both directions (RELEASING.md). */
-export const PREVIOUS_RELEASE = 'c4c3644';
+export const PREVIOUS_RELEASE = 'd5723a7';
 
 /**
  * The last commit before snapshot logs (migration 4): its store reads and
