@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Task } from '@taskwire/core';
 import { streamAppends } from '@taskwire/core/testing';
-import { createPostgresTaskStore, migrate } from '@taskwire/postgres';
+import { createPostgresTaskStore, migrate, recordContractSteps } from '@taskwire/postgres';
 import { describePostgres } from '@taskwire/postgres/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { previousRelease, type Release } from './support/previous-release.js';
@@ -45,6 +45,8 @@ describePostgres('older releases writing, reading and sweeping beside this one (
 
   it("an older release's age sweep and writes, beside snapshots the previous release left behind the log: nothing erased, every read works", async () => {
     const schema = await schemaMigratedBy(beforeSnapshots, previous);
+    // With the contract steps recorded, the previous release appends chunks to the log and leaves the JSON behind it.
+    await recordContractSteps({ pool: db.pool, schema });
     const streamed = await previous.probe<Task>(db.url, schema, 'stream', 't1', '6');
     const S = `"${schema}"`;
     const { rows } = await db.pool.query<{ snapshot_sequence: string | null }>(`SELECT snapshot_sequence FROM ${S}.tasks WHERE id = 't1'`);
