@@ -12,6 +12,8 @@ export function pushStatements(S: string, maxDeadLetters: number) {
     get: `SELECT ${columns} FROM ${S}.push_configs WHERE task_id = $1 AND config_id = $2`,
     list: `SELECT ${columns} FROM ${S}.push_configs WHERE task_id = $1 ORDER BY config_id`,
     all: `SELECT ${columns} FROM ${S}.push_configs ORDER BY task_id, config_id`,
+    keys: `SELECT task_id, config_id FROM ${S}.push_configs ORDER BY task_id, config_id`,
+    taskKeys: `SELECT task_id, config_id FROM ${S}.push_configs WHERE task_id = $1 ORDER BY config_id`,
     delete: `DELETE FROM ${S}.push_configs WHERE task_id = $1 AND config_id = $2`,
     deleteTask: `DELETE FROM ${S}.push_configs WHERE task_id = $1`,
     advance,

@@ -131,6 +131,14 @@ export class PostgresPushConfigStore implements PushConfigStore {
     return rows.map((row) => this.entry(row));
   }
 
+  /** The configs' keys, without opening their secrets (see `PushConfigStore.keys`). */
+  async keys(taskId?: string): Promise<{ taskId: string; configId: string }[]> {
+    if (taskId !== undefined && !lookupable(taskId)) return (await this.none()) ?? [];
+    const [text, values] = taskId === undefined ? [this.sql.keys, []] : [this.sql.taskKeys, [taskId]];
+    const { rows } = await this.query<{ task_id: string; config_id: string }>(text, values, 'reading push config keys');
+    return rows.map((row) => ({ taskId: row.task_id, configId: row.config_id }));
+  }
+
   async advance(taskId: string, configId: string, sequence: number): Promise<void> {
     if (!lookupable(taskId) || !lookupable(configId)) return this.none();
     await this.query(this.sql.advance, [taskId, configId, sequence], 'moving a push cursor');

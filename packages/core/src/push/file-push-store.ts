@@ -125,6 +125,12 @@ export class FilePushConfigStore implements PushConfigStore {
     return count;
   }
 
+  /** The configs' keys, secrets left sealed (see `PushConfigStore.keys`). */
+  async keys(taskId?: string): Promise<{ taskId: string; configId: string }[]> {
+    this.check();
+    return this.state.keys(taskId);
+  }
+
   async all(): Promise<StoredPushConfig[]> {
     this.check();
     return this.state.all().map((entry) => this.reveal(entry));

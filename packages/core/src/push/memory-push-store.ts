@@ -48,6 +48,12 @@ export class MemoryPushConfigStore implements PushConfigStore {
     return this.state.deleteTask(taskId);
   }
 
+  /** The configs' keys, secrets left sealed (see `PushConfigStore.keys`). */
+  async keys(taskId?: string): Promise<{ taskId: string; configId: string }[]> {
+    this.check();
+    return this.state.keys(taskId);
+  }
+
   async all(): Promise<StoredPushConfig[]> {
     this.check();
     return structuredClone(this.state.all());

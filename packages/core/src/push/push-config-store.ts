@@ -119,6 +119,15 @@ export interface PushConfigStore {
    * process's sweep of `expiredClaims` delivers them.
    */
   release?(taskId: string, configId: string, holder: string): Promise<void>;
+  /**
+   * Optional: the keys of the stored configs (of `taskId`'s, or of every
+   * task), without opening their secrets. A delivery schedules its work
+   * from these when the store has them, so a config whose secrets do not
+   * open (sealed with a lost key, or its URL or owner changed where it is
+   * stored) stops only its own delivery, refused when it is read, never the
+   * scheduling of the others.
+   */
+  keys?(taskId?: string): Promise<{ readonly taskId: string; readonly configId: string }[]>;
   /** Optional, with `claim`: the configs whose claim expired while held (their holder stopped in the middle of a delivery, or handed them over). */
   expiredClaims?(): Promise<{ readonly taskId: string; readonly configId: string }[]>;
   close(): Promise<void>;

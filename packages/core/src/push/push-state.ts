@@ -62,6 +62,12 @@ export class PushState {
     return [...configs.values()].sort((a, b) => (a.config.id < b.config.id ? -1 : a.config.id > b.config.id ? 1 : 0));
   }
 
+  /** Every config's task and id (of `taskId` alone when given). */
+  keys(taskId?: string): { taskId: string; configId: string }[] {
+    const entries = taskId === undefined ? this.all() : this.list(taskId);
+    return entries.map(({ config }) => ({ taskId: config.taskId, configId: config.id }));
+  }
+
   all(): StoredPushConfig[] {
     return [...this.byTask.values()].flatMap((configs) => [...configs.values()]);
   }

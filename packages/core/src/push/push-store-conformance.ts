@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoreContext, StoreHarness } from '../store/store-conformance-fixtures.js';
 import { withConformanceStore } from '../store/store-conformance-fixtures.js';
+import { pushConfigKeys } from './push-config-keys.js';
 import type { PushConfigStore, PushDeadLetter, StoredPushConfig } from './push-config-store.js';
 
 /** What a push store conformance run opens for each test: a fresh, empty store. */
@@ -65,6 +66,14 @@ export function runPushConfigStoreConformance(
       expect((await store.list('t1')).map((e) => e.config.id)).toEqual(['a', 'b', 'c']);
       expect(await store.list('t3')).toEqual([]);
       expect((await store.all()).map((e) => `${e.config.taskId}/${e.config.id}`).sort()).toEqual(['t1/a', 't1/b', 't1/c', 't2/z']);
+    }));
+
+    it('gives the keys of the configs it stores, of one task ordered by id, and of all (keys() when it has one)', run(async ({ store }) => {
+      for (const id of ['b', 'a']) await store.put(testPushConfig('t1', id));
+      await store.put(testPushConfig('t2', 'z', 0, { authentication: { scheme: 'Bearer', credentials: 's3cret' } }));
+      expect(await pushConfigKeys(store, 't1')).toEqual([{ taskId: 't1', configId: 'a' }, { taskId: 't1', configId: 'b' }]);
+      expect(await pushConfigKeys(store, 't3')).toEqual([]);
+      expect((await pushConfigKeys(store)).map((k) => `${k.taskId}/${k.configId}`).sort()).toEqual(['t1/a', 't1/b', 't2/z']);
     }));
 
     it('deletes one config (true once, then false) and all configs of a task', run(async ({ store }) => {

@@ -6,6 +6,7 @@ import type { Clock } from './backoff.js';
 import { retryPolicy, systemClock } from './backoff.js';
 import type { DeadLetterMatch, DeadLetterQuery, PushDeadLetter, PushDelivery, PushSource, RedeliverySummary } from './push-config-store.js';
 import { redeliverDeadLetters } from './dead-letter-redelivery.js';
+import { pushConfigKeys } from './push-config-keys.js';
 import { sendWithRetries, type SendDeps } from './webhook-send.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import { DeliveryClaims } from './delivery-claims.js';
@@ -95,7 +96,7 @@ export class WebhookDelivery implements PushDelivery {
     this.claims = new DeliveryClaims(source, (taskId, configId) => this.ensure(taskId, configId), this.options.claimTtlMs, this.options.logger);
     this.claims.start();
     this.track(async () => {
-      for (const entry of await source.configs.all()) this.ensure(entry.config.taskId, entry.config.id);
+      for (const { taskId, configId } of await pushConfigKeys(source.configs)) this.ensure(taskId, configId);
     });
   }
 
@@ -103,7 +104,7 @@ export class WebhookDelivery implements PushDelivery {
     if (!this.source || this.closed) return;
     const { configs } = this.source;
     this.track(async () => {
-      for (const entry of await configs.list(taskId)) this.ensure(taskId, entry.config.id);
+      for (const { configId } of await pushConfigKeys(configs, taskId)) this.ensure(taskId, configId);
     });
   }
 
