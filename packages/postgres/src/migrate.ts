@@ -55,8 +55,10 @@ async function withConnection<T>(options: PostgresConnectionOptions, fn: (connec
   }
 }
 
+type Query = (text: string, values?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
+
 /** Reads the applied version (0 when the schema or the table is missing) with `query`. */
-async function appliedVersion(query: (text: string, values?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>, connection: Connection): Promise<number> {
+async function appliedVersion(query: Query, connection: Connection): Promise<number> {
   const exists = await query('SELECT to_regclass($1) IS NOT NULL AS present', [`${connection.qualified}.taskwire_migrations`]);
   if (!exists.rows[0]!.present) return 0;
   const { rows } = await query(`SELECT coalesce(max(version), 0)::int AS version FROM ${connection.qualified}.taskwire_migrations`);
@@ -86,12 +88,8 @@ export function migrate(options: PostgresConnectionOptions): Promise<MigrationRe
       await query('BEGIN');
       try {
         await query(`SELECT pg_advisory_xact_lock(${LOCK_KEY})`, [connection.schema]);
-        const found = await query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [connection.schema]);
-        if (found.rows.length === 0) await query(`CREATE SCHEMA ${connection.qualified}`);
-        await query(
-          `CREATE TABLE IF NOT EXISTS ${connection.qualified}.taskwire_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-        );
-        const from = await appliedVersion(query, connection);
+        // Nothing pending: no DDL at all, so a replica whose role may only read and write rows starts with --migrate.
+        const from = (await appliedVersion(query, connection)) || (await createSchema(query, connection));
         if (from > SCHEMA_VERSION) {
           throw new Error(`The schema "${connection.schema}" is at version ${from}, newer than this release of @taskwire/postgres knows (${SCHEMA_VERSION}): upgrade the package`);
         }
@@ -104,12 +102,32 @@ export function migrate(options: PostgresConnectionOptions): Promise<MigrationRe
         return { ...statusOf(connection.schema, Math.max(from, SCHEMA_VERSION)), from, applied };
       } catch (error) {
         await query('ROLLBACK').catch(() => undefined);
-        throw error;
+        throw withoutPrivilege(error, connection.schema);
       }
     } finally {
       client.release();
     }
   });
+}
+
+/** Creates the schema when missing and its migrations table; resolves 0 (the version of a schema with no step applied). */
+async function createSchema(query: Query, connection: Connection): Promise<number> {
+  const found = await query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [connection.schema]);
+  if (found.rows.length === 0) await query(`CREATE SCHEMA ${connection.qualified}`);
+  await query(
+    `CREATE TABLE IF NOT EXISTS ${connection.qualified}.taskwire_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+  );
+  return 0;
+}
+
+/** A refusal for want of a privilege (42501), said as what to do: migrate as the schema's owner. Other errors as they are. */
+function withoutPrivilege(error: unknown, schema: string): unknown {
+  if ((error as { code?: unknown } | undefined)?.code !== '42501') return error;
+  return new Error(
+    `Migrating the schema "${schema}" needs its owner's privileges (creating tables, indexes, triggers), which this role lacks (${(error as Error).message}): ` +
+      'run the migration as the owner (taskwire-postgres migrate), then start the replicas; as a role that only reads and writes rows they start when no step is pending',
+    { cause: error },
+  );
 }
 
 /** Reads where the schema stands (nothing is changed). */
