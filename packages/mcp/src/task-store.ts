@@ -67,7 +67,11 @@ export class BridgeTaskStore implements TaskStore {
   /** Updates the status; `cancelled` (from `tasks/cancel` or the agent) aborts the task's run. */
   async updateTaskStatus(taskId: string, status: Task['status'], statusMessage?: string, sessionId?: string): Promise<void> {
     await this.inner.updateTaskStatus(taskId, status, statusMessage, sessionId);
-    if (status === 'cancelled') this.bindings.get(taskId)?.abort.abort(new Error('The MCP task was cancelled.'));
+    const binding = this.bindings.get(taskId);
+    if (status !== 'cancelled' || !binding) return;
+    // Its result until the run, which cancels the A2A task, stores its own.
+    binding.result ??= { isError: true, content: [{ type: 'text', text: 'The MCP task was cancelled; its A2A task is being canceled.' }] };
+    binding.abort.abort(new Error('The MCP task was cancelled.'));
   }
 
   /** Lists the task-augmented calls' tasks (plain calls are not MCP tasks to the client). */
