@@ -125,9 +125,8 @@ export class BridgeTaskStore implements TaskStore {
     return true;
   }
 
-  /** Drops every task and its timers. */
+  /** Drops every task and its timers. Runs under way end on their own; their A2A tasks are not canceled. */
   cleanup(): void {
-    for (const binding of this.bindings.values()) binding.abort.abort(new Error('The MCP server closed.'));
     this.bindings.clear();
     this.inner.cleanup();
   }
