@@ -82,7 +82,8 @@ describe.each([
     expect((await mcp.client.experimental.tasks.getTask(task.taskId)).status).toBe('failed');
   });
 
-  it('tasks/cancel cancels the A2A task', async () => {
+  /** Starts `slow 100 1000` as an MCP task; resolves once it is working, with the A2A task behind it. */
+  async function startSlow(): Promise<{ taskId: string; a2aTaskId: string }> {
     const a2a = await createClient(agent.baseUrl);
     const contextId = crypto.randomUUID();
     let taskId = '';
@@ -94,10 +95,27 @@ describe.each([
     taskId = (await callAsTask(mcp.client, 'slow', { message: 'slow 100 1000', contextId })).taskId;
     await working;
     const { tasks } = await a2a.listTasks({ contextId });
-    expect(tasks).toHaveLength(1);
-    expect((await mcp.client.experimental.tasks.cancelTask(taskId)).status).toBe('cancelled');
-    expect((await a2a.waitForTask(tasks[0]!.id)).status.state).toBe('TASK_STATE_CANCELED');
-    expect((await resultOf(mcp.client, taskId)).isError).toBe(true);
     await a2a.close();
+    expect(tasks).toHaveLength(1);
+    return { taskId, a2aTaskId: tasks[0]!.id };
+  }
+
+  it('tasks/cancel cancels the A2A task', async () => {
+    const { taskId, a2aTaskId } = await startSlow();
+    expect((await mcp.client.experimental.tasks.cancelTask(taskId)).status).toBe('cancelled');
+    const a2a = await createClient(agent.baseUrl);
+    expect((await a2a.waitForTask(a2aTaskId)).status.state).toBe('TASK_STATE_CANCELED');
+    await a2a.close();
+    expect((await resultOf(mcp.client, taskId)).isError).toBe(true);
+  });
+
+  it('an A2A task canceled elsewhere ends its MCP task cancelled, with the result saying so', async () => {
+    const { taskId, a2aTaskId } = await startSlow();
+    const a2a = await createClient(agent.baseUrl);
+    await a2a.cancelTask({ id: a2aTaskId });
+    await a2a.close();
+    const result = await resultOf(mcp.client, taskId);
+    expect(result._meta).toMatchObject({ state: 'canceled', taskId: a2aTaskId });
+    expect((await mcp.client.experimental.tasks.getTask(taskId)).status).toBe('cancelled');
   });
 });
