@@ -31,6 +31,7 @@ export class BridgeTaskStore implements TaskStore {
   private readonly inner = new InMemoryTaskStore();
   private readonly bindings = new Map<string, Binding>();
 
+  /** @param defaultTtlMs how long a task is kept when its creator asked for no `ttl` (default one hour). */
   constructor(private readonly defaultTtlMs = 3_600_000) {}
 
   /** Creates the MCP task of a `tools/call`; task-augmented or not is read from the request. */
@@ -47,11 +48,13 @@ export class BridgeTaskStore implements TaskStore {
     return task;
   }
 
+  /** The MCP task, or null when it is unknown (or another session's). */
   async getTask(taskId: string, sessionId?: string): Promise<Task | null> {
     const plain = this.bindings.get(taskId)?.task;
     return plain ? { ...plain } : this.inner.getTask(taskId, sessionId);
   }
 
+  /** Stores the result of a task that ended `completed` or `failed`. */
   storeTaskResult(taskId: string, status: 'completed' | 'failed', result: Result, sessionId?: string): Promise<void> {
     return this.inner.storeTaskResult(taskId, status, result, sessionId);
   }
