@@ -34,5 +34,9 @@ describe('npm run pack', () => {
     const load = spawnSync(process.execPath, ['--input-type=module', '-e', `for (const name of ${JSON.stringify(names)}) console.log(name, Object.keys(await import(name)).length > 0);`], { cwd: app, encoding: 'utf8' });
     expect(load.stderr).toBe('');
     expect(load.stdout.trim().split('\n')).toEqual(names.map((name) => `${name} true`));
+    // The commands the READMEs tell users to run from the installed packages (`npx @taskwire/mcp <url>` runs taskwire-mcp).
+    const mcp = spawnSync(join(app, 'node_modules', '.bin', 'taskwire-mcp'), ['--help'], { cwd: app, encoding: 'utf8' });
+    expect(mcp.status, mcp.stderr).toBe(0);
+    expect(mcp.stdout).toContain('taskwire-mcp <agent-url>');
   }, 180_000);
 });

@@ -1,4 +1,5 @@
 // createMcpServer: one A2A agent as an MCP server.
+import { InMemoryTaskMessageQueue } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CreateClientOptions } from '@taskwire/client';
 import type { Logger } from '@taskwire/core';
@@ -7,6 +8,7 @@ import { AgentLink } from './agent-link.js';
 import { describeFailure } from './failure.js';
 import type { RegisterAgentOptions } from './register-agent.js';
 import { registerAgent } from './register-agent.js';
+import { BridgeTaskStore } from './task-store.js';
 
 /** This package's version, sent as the MCP server's version. */
 export const VERSION = '0.1.0';
@@ -26,6 +28,8 @@ export interface CreateMcpServerOptions extends RegisterAgentOptions {
   readonly name?: string;
   /** Told, at `warn`, when the agent cannot be reached at start (the server starts anyway). */
   readonly logger?: Logger;
+  /** Offer MCP tasks (task-augmented `tools/call`, `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`). Default: true. */
+  readonly tasks?: boolean;
 }
 
 /**
@@ -38,7 +42,8 @@ export interface CreateMcpServerOptions extends RegisterAgentOptions {
  * (`StdioServerTransport`, `StreamableHTTPServerTransport`), or use
  * {@link registerAgent} to add the agent to a server of your own.
  * Closing the server closes the connection it made from a URL (a client or
- * link you gave stays open).
+ * link you gave stays open). Unless `tasks: false`, it offers MCP tasks:
+ * a client may call a message tool as a task and poll, read or cancel it.
  */
 export async function createMcpServer(options: CreateMcpServerOptions): Promise<McpServer> {
   const owned = typeof options.agent === 'string' || options.agent instanceof URL; // a link or client you gave stays yours to close
@@ -48,14 +53,19 @@ export async function createMcpServer(options: CreateMcpServerOptions): Promise<
   } catch (error) {
     options.logger?.warn({ agent: link.label }, describeFailure(error, link.label));
   }
+  const taskStore = options.tasks === false ? undefined : new BridgeTaskStore();
   const server = new McpServer(
     { name: options.name ?? link.card?.name ?? 'a2a-agent', version: VERSION, ...(link.card?.description && { description: link.card.description }) },
-    { capabilities: { logging: {} } },
+    {
+      capabilities: { logging: {}, ...(taskStore && { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }) },
+      ...(taskStore && { taskStore, taskMessageQueue: new InMemoryTaskMessageQueue() }),
+    },
   );
-  const registered = registerAgent(server, link, options);
+  const registered = registerAgent(server, link, { ...options, ...(taskStore && { taskStore }) });
   const close = server.close.bind(server);
   server.close = async () => {
     registered.dispose();
+    taskStore?.cleanup();
     await close();
     if (owned) await link.close();
   };

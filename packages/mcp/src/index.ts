@@ -17,3 +17,4 @@ export { runMcp } from './mcp-command.js';
 export type { McpCliIo } from './mcp-command.js';
 export { serveHttp } from './http-server.js';
 export type { HttpBridge, ServeHttpOptions } from './http-server.js';
+export { BridgeTaskStore } from './task-store.js';

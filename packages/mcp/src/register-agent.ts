@@ -6,7 +6,10 @@ import type { AgentCard } from '@taskwire/core';
 import type { AgentLink } from './agent-link.js';
 import { taskUri } from './content.js';
 import { describeFailure } from './failure.js';
+import type { MessageArgs, TurnContext } from './send-turn.js';
 import { runTurn } from './send-turn.js';
+import { messageTaskHandler } from './task-run.js';
+import type { BridgeTaskStore } from './task-store.js';
 import { registerTaskTools, withAgent } from './task-tools.js';
 import { SEND_MESSAGE, sendMessageDescription, skillDescription, skillToolNames } from './tool-names.js';
 import { messageToolShape } from './tool-schemas.js';
@@ -19,6 +22,14 @@ export interface RegisterAgentOptions {
   readonly timeoutMs?: number;
   /** The URI of the card resource. Default: `a2a://card` (with a prefix: `a2a://<prefix>card`). */
   readonly cardUri?: string;
+  /**
+   * MCP tasks (2025-11-25): the store the server was made with (its
+   * `taskStore` option, with a `taskMessageQueue` for elicitations, and the
+   * `tasks` capability). With it the message tools are task-capable
+   * (`taskSupport: 'optional'`): a task-augmented `tools/call` returns an
+   * MCP task that follows the A2A task. {@link createMcpServer} sets it up.
+   */
+  readonly taskStore?: BridgeTaskStore;
 }
 
 /** What {@link registerAgent} returns. */
@@ -60,20 +71,25 @@ export function registerAgent(server: McpServer, link: AgentLink, options: Regis
   };
   const messageTools = new Map<string, RegisteredTool>();
 
-  const messageTool = (name: string, description: string, title: string | undefined): RegisteredTool =>
-    server.registerTool(name, { description, inputSchema: messageToolShape, ...(title && { title }) }, (args, extra) =>
-      withAgent(link, (client) =>
-        runTurn(args, {
-          client,
-          toolName: name,
-          agent: link.label,
-          timeoutMs,
-          canElicit: formElicitation(server),
-          onTask,
-          extra,
-        }),
-      ),
-    );
+  const turn = (name: string) => (args: MessageArgs, call: Pick<TurnContext, 'client' | 'extra' | 'onUpdate' | 'onTask'>) =>
+    runTurn(args, {
+      ...call,
+      toolName: name,
+      agent: link.label,
+      timeoutMs,
+      canElicit: formElicitation(server),
+      onTask: (id) => (onTask(id), call.onTask(id)),
+    });
+
+  const messageTool = (name: string, description: string, title: string | undefined): RegisteredTool => {
+    const config = { description, inputSchema: messageToolShape, ...(title && { title }) };
+    const run = turn(name);
+    if (options.taskStore) {
+      const handler = messageTaskHandler({ server, link, store: options.taskStore, run });
+      return server.experimental.tasks.registerToolTask(name, { ...config, execution: { taskSupport: 'optional' } }, handler);
+    }
+    return server.registerTool(name, config, (args, extra) => withAgent(link, (client) => run(args, { client, extra, onTask: () => {} })));
+  };
 
   const syncTools = (card: AgentCard | undefined) => {
     const skills = card?.skills ?? [];

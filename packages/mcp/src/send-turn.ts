@@ -33,6 +33,8 @@ export interface TurnContext {
   readonly canElicit: boolean;
   /** Called with each task id the call touches. */
   readonly onTask: (taskId: string) => void;
+  /** Called with the task after each event of the stream, and the event's progress line (an MCP task follows its state). */
+  readonly onUpdate?: ((task: Task, line: string | undefined) => void) | undefined;
   readonly extra: RequestHandlerExtra<ServerRequest, ServerNotification>;
 }
 
@@ -90,6 +92,7 @@ async function oneTurn(ctx: TurnContext, message: Message, signal: AbortSignal, 
     task = track(task, response) ?? task;
     if (task && task.id !== before) ctx.onTask(task.id);
     const line = progressMessage(response);
+    if (task) ctx.onUpdate?.(task, line);
     if (token !== undefined && line !== undefined) {
       // Awaited, so that every notification goes out before the result (the client drops later ones).
       await ctx.extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: progress(), message: line } }).catch(() => {});
