@@ -68,7 +68,24 @@ afterAll(async () => {
 /** The versions `changeset version` gave the packages in the scratch copy. */
 const released = () => new Map(packages.map((p) => [p.name, JSON.parse(readFileSync(join(scratch, 'packages', p.dir.split(/[\\/]/).pop()!, 'package.json'), 'utf8'))]));
 
+/** The release plan of the changesets pending in the scratch copy (`changeset status --output`): each package's bump and next version. */
+function plan(): Map<string, { type: string; newVersion: string }> {
+  const out = join(work, `status-${Date.now()}.json`);
+  const status = changeset(['status', `--output=${out}`]);
+  if (status.status !== 0) throw new Error(`changeset status failed:\n${status.output}`);
+  const { releases } = JSON.parse(readFileSync(out, 'utf8')) as { releases: { name: string; type: string; newVersion: string }[] };
+  return new Map(releases.map((r) => [r.name, r]));
+}
+
 describe('a release through a real npm registry', () => {
+  it('the pending changesets make a 0.x release: no peer range forces a major on the fixed group', () => {
+    const next = plan();
+    for (const p of packages) {
+      expect(next.get(p.name)?.type, p.name).not.toBe('major');
+      expect(next.get(p.name)?.newVersion, p.name).toMatch(/^0\.\d+\.\d+$/);
+    }
+  });
+
   it('changeset version versions every publishable package, writes its CHANGELOG.md, and consumes the changesets', () => {
     const before = released();
     const versioned = changeset(['version']);
@@ -81,6 +98,19 @@ describe('a release through a real npm registry', () => {
     expect(mustRun('sh', ['-c', 'ls .changeset/*.md | grep -v README.md || true'], scratch).trim()).toBe('');
     scratchGit(['add', '-A'], scratch);
     scratchGit(['commit', '-q', '-m', 'version packages'], scratch);
+  }, 60_000);
+
+  it('a minor bump of @taskwire/server-grpc (a peer dependency of the client) keeps the whole group on a minor', () => {
+    const current = released().get('@taskwire/server-grpc').version as string;
+    const [major, minor] = current.split('.').map(Number);
+    const file = join(scratch, '.changeset', 'grpc-minor.md');
+    writeFileSync(file, "---\n'@taskwire/server-grpc': minor\n---\n\nA new gRPC option.\n");
+    try {
+      const next = plan();
+      for (const p of packages) expect(next.get(p.name), p.name).toMatchObject({ type: 'minor', newVersion: `${major}.${minor! + 1}.0` });
+    } finally {
+      rmSync(file);
+    }
   }, 60_000);
 
   it('pnpm run release builds and publishes every publishable package to the registry, with internal ranges as versions and a git tag each', () => {
