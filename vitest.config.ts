@@ -7,9 +7,17 @@ const roots = ['packages', 'examples']
   .flatMap((dir) => readdirSync(dir).map((name) => `${dir}/${name}`))
   .filter((root) => existsSync(`${root}/package.json`));
 
-// Packages whose engines need Node 22 (the AI SDK 7) run, on an older Node,
-// in a child vitest on Node 22 (scripts/node22-projects.check.ts).
-const needsNode22 = (root: string) => /^>=\s*22\b/.test(JSON.parse(readFileSync(`${root}/package.json`, 'utf8')).engines?.node ?? '');
+// Packages whose published engines need Node 22 (the AI SDK 7;
+// `publishConfig.engines`, see .pnpmfile.cjs), and the workspace packages
+// that depend on one, run, on an older Node, in a child vitest on Node 22
+// (scripts/node22-projects.check.ts).
+const manifests = new Map(roots.map((root) => [root, JSON.parse(readFileSync(`${root}/package.json`, 'utf8'))]));
+const rootOf = new Map([...manifests].map(([root, pkg]) => [pkg.name as string, root]));
+const needsNode22 = (root: string): boolean => {
+  const pkg = manifests.get(root);
+  if (/^>=\s*22\b/.test(pkg.publishConfig?.engines?.node ?? pkg.engines?.node ?? '')) return true;
+  return Object.keys(pkg.dependencies ?? {}).some((dep) => rootOf.has(dep) && rootOf.get(dep) !== root && needsNode22(rootOf.get(dep)!));
+};
 const onNode22 = Number(process.versions.node.split('.')[0]) >= 22;
 const deferred = onNode22 ? [] : roots.filter(needsNode22);
 const nameOf = (root: string) => root.split('/')[1]!;

@@ -1,5 +1,5 @@
 // Runs the vitest projects that need Node 22 (see vitest.config.ts: the
-// packages whose engines say so) in a child vitest on Node 22, when the
+// packages whose published engines say so, and those depending on one) in a child vitest on Node 22, when the
 // parent runs on an older Node: one test per project, passing when the
 // child's run passes, failing with its output otherwise.
 import { spawn } from 'node:child_process';

@@ -65,3 +65,35 @@ export function enginesAdmit(range, major) {
     return atLeast ? major >= Number(atLeast[1]) : Number(part.trim().split('.')[0]) === major;
   });
 }
+
+/**
+ * The `engines.node` range of the package as published: `publishConfig.engines`
+ * when it has one (the packing hook in .pnpmfile.cjs moves it into `engines`),
+ * else its `engines`; undefined when it names none.
+ */
+export function publishedNodeRange(pkg) {
+  return pkg.publishConfig?.engines?.node ?? pkg.engines?.node;
+}
+
+/**
+ * The publishable packages (of {@link publishablePackages}) that installing
+ * the ones named in `wanted` needs: those, and the Taskwire packages in their
+ * `dependencies` and required `peerDependencies`, transitively; in the order
+ * of `packages`. A name is a package name (`@taskwire/core`) or its folder
+ * (`core`). Throws, naming the packages there are, on a name that is none.
+ */
+export function withTaskwireDependencies(packages, wanted) {
+  const byName = new Map(packages.flatMap((p) => [[p.name, p], [p.dir.split(/[\\/]/).pop(), p]]));
+  const needed = new Set();
+  const visit = (name) => {
+    const p = byName.get(name);
+    if (p === undefined) throw new Error(`no publishable package ${name}; there are: ${packages.map((q) => q.dir.split(/[\\/]/).pop()).join(', ')}`);
+    if (needed.has(p)) return;
+    needed.add(p);
+    const optional = p.pkg.peerDependenciesMeta ?? {};
+    const required = [...Object.keys(p.pkg.dependencies ?? {}), ...Object.keys(p.pkg.peerDependencies ?? {}).filter((dep) => optional[dep]?.optional !== true)];
+    for (const dep of required) if (dep.startsWith('@taskwire/')) visit(dep);
+  };
+  for (const name of wanted) visit(name);
+  return packages.filter((p) => needed.has(p));
+}

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enginesAdmit, publishablePackages } from './publishable.mjs';
+import { enginesAdmit, publishablePackages, publishedNodeRange } from './publishable.mjs';
 import { examplesOf } from './readme-examples/blocks.js';
 import { runToEnd, start, whenReady, type Running } from './readme-examples/run.js';
 import { nodeBinary } from './release/npm-binaries.js';
@@ -12,6 +12,8 @@ import { scratchCopy, scratchGit } from './release/scratch.js';
 
 // The release, rehearsed end to end against a real npm registry (Verdaccio,
 // started here on 127.0.0.1): in a scratch copy of the repository,
+// the release plan of the pending changesets (0.x, no major forced by a
+// peer range, and a minor of @taskwire/server-grpc stays a minor for all),
 // `changeset version`, then the root's `release` script, as the release
 // workflow runs it: the build, then `changeset publish` of every
 // publishable package (each package's prepack refuses one without its build). Then an empty app outside the repository
@@ -43,10 +45,14 @@ function mustRun(command: string, args: string[], cwd: string): string {
   return r.stdout;
 }
 
+/** Says on stderr what the rehearsal does next: its steps take minutes, and vitest prints nothing until a test ends. */
+const step = (what: string) => process.stderr.write(`release rehearsal: ${what}…\n`);
+
 const changeset = (args: string[]) => run(process.execPath, [join(scratch, 'node_modules', '@changesets', 'cli', 'bin.js'), ...args], scratch);
 
 beforeAll(async () => {
   mkdirSync(cache, { recursive: true });
+  step('installing Verdaccio (once) and starting a registry');
   registry = await startRegistry(installVerdaccio(cache), join(work, 'registry'));
   // pnpm on PATH, as on a release machine: changeset publish runs `pnpm publish` in each package.
   const pnpm = mustRun('npx', ['-y', '-p', PNPM, '-c', 'command -v pnpm'], root).trim().split('\n').pop()!;
@@ -58,6 +64,7 @@ beforeAll(async () => {
     npm_config_userconfig: registry.npmrc(join(work, 'npmrc')),
     npm_config_update_notifier: 'false',
   };
+  step('copying the repository and installing it');
   scratchCopy(root, scratch, pnpm);
 }, 600_000);
 afterAll(async () => {
@@ -68,8 +75,26 @@ afterAll(async () => {
 /** The versions `changeset version` gave the packages in the scratch copy. */
 const released = () => new Map(packages.map((p) => [p.name, JSON.parse(readFileSync(join(scratch, 'packages', p.dir.split(/[\\/]/).pop()!, 'package.json'), 'utf8'))]));
 
+/** The release plan of the changesets pending in the scratch copy (`changeset status --output`): each package's bump and next version. */
+function plan(): Map<string, { type: string; newVersion: string }> {
+  const out = join(work, `status-${Date.now()}.json`);
+  const status = changeset(['status', `--output=${out}`]);
+  if (status.status !== 0) throw new Error(`changeset status failed:\n${status.output}`);
+  const { releases } = JSON.parse(readFileSync(out, 'utf8')) as { releases: { name: string; type: string; newVersion: string }[] };
+  return new Map(releases.map((r) => [r.name, r]));
+}
+
 describe('a release through a real npm registry', () => {
+  it('the pending changesets make a 0.x release: no peer range forces a major on the fixed group', () => {
+    const next = plan();
+    for (const p of packages) {
+      expect(next.get(p.name)?.type, p.name).not.toBe('major');
+      expect(next.get(p.name)?.newVersion, p.name).toMatch(/^0\.\d+\.\d+$/);
+    }
+  });
+
   it('changeset version versions every publishable package, writes its CHANGELOG.md, and consumes the changesets', () => {
+    step('changeset version');
     const before = released();
     const versioned = changeset(['version']);
     expect(versioned.status, versioned.output).toBe(0);
@@ -83,7 +108,21 @@ describe('a release through a real npm registry', () => {
     scratchGit(['commit', '-q', '-m', 'version packages'], scratch);
   }, 60_000);
 
+  it('a minor bump of @taskwire/server-grpc (a peer dependency of the client) keeps the whole group on a minor', () => {
+    const current = released().get('@taskwire/server-grpc').version as string;
+    const [major, minor] = current.split('.').map(Number);
+    const file = join(scratch, '.changeset', 'grpc-minor.md');
+    writeFileSync(file, "---\n'@taskwire/server-grpc': minor\n---\n\nA new gRPC option.\n");
+    try {
+      const next = plan();
+      for (const p of packages) expect(next.get(p.name), p.name).toMatchObject({ type: 'minor', newVersion: `${major}.${minor! + 1}.0` });
+    } finally {
+      rmSync(file);
+    }
+  }, 60_000);
+
   it('pnpm run release builds and publishes every publishable package to the registry, with internal ranges as versions and a git tag each', () => {
+    step('pnpm run release: building and publishing every package (minutes)');
     const published = run('pnpm', ['run', 'release'], scratch);
     expect(published.status, published.output).toBe(0);
     for (const p of packages) expect(existsSync(join(scratch, 'packages', p.dir.split(/[\\/]/).pop()!, 'dist')), `${p.name} built in the scratch copy`).toBe(true);
@@ -91,6 +130,9 @@ describe('a release through a real npm registry', () => {
     for (const [name, pkg] of released()) {
       const meta = JSON.parse(mustRun('npm', ['view', `${name}@${pkg.version}`, '--json'], scratch));
       expect(meta.version, name).toBe(pkg.version);
+      // The engines as published: `publishConfig.engines` when the package has them (.pnpmfile.cjs moves them).
+      expect(meta.engines?.node, name).toBe(publishedNodeRange(pkg));
+      expect(meta.publishConfig?.engines, name).toBeUndefined();
       for (const [dep, range] of Object.entries({ ...meta.dependencies, ...meta.peerDependencies } as Record<string, string>)) {
         if (dep.startsWith('@taskwire/')) expect(range, `${name} -> ${dep}`).not.toMatch(/^workspace:/);
       }
@@ -109,6 +151,7 @@ describe('a release through a real npm registry', () => {
   }, 120_000);
 
   it('an empty app outside the repository installs every package by name from the registry', () => {
+    step('installing every package by name in an empty app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), '{ "name": "app", "private": true, "type": "module" }\n');
     const names = packages.map((p) => p.name);
@@ -117,8 +160,8 @@ describe('a release through a real npm registry', () => {
       expect(JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')).version, name).toBe(pkg.version);
       expect(existsSync(join(app, 'node_modules', name, 'dist')), `${name} has its build`).toBe(true);
     }
-    // Each loads on this Node when its engines admit it (the AI SDK's needs Node 22).
-    const here = packages.filter((p) => enginesAdmit(p.pkg.engines.node, Number(process.versions.node.split('.')[0]))).map((p) => p.name);
+    // Each loads on this Node when its published engines admit it (the AI SDK's needs Node 22).
+    const here = packages.filter((p) => enginesAdmit(publishedNodeRange(p.pkg), Number(process.versions.node.split('.')[0]))).map((p) => p.name);
     const load = mustRun(process.execPath, ['--input-type=module', '-e', `for (const n of ${JSON.stringify(here)}) console.log(n, Object.keys(await import(n)).length > 0);`], app);
     expect(load.trim().split('\n')).toEqual(here.map((n) => `${n} true`));
   }, 180_000);
@@ -128,6 +171,7 @@ describe('a release through a real npm registry', () => {
   const client = readme.examples.find((e) => e.code.includes("createClient('http://127.0.0.1:8080')"))!;
   for (const major of [Number(process.versions.node.split('.')[0]), ...OTHER_NODES]) {
     it(`the README's agent and client quickstarts run from the installed packages on Node ${major}`, async () => {
+      step(`the README quickstarts on Node ${major}`);
       const node = major === Number(process.versions.node.split('.')[0]) ? { path: process.execPath, version: process.version } : nodeBinary(major, cache);
       expect(node.version.startsWith(`v${major}.`)).toBe(true);
       const ports = new Map([['README.md', { from: 8080, to: await freePort() }]]);

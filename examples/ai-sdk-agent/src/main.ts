@@ -2,6 +2,7 @@
 // `pnpm start` here: the AI SDK travel agent on every transport of the
 // reference setup (JSON-RPC, HTTP+JSON, WebSocket, gRPC, the card, the web
 // page). Takes the reference agent's options (--port, --store, ...).
+import './needs-node-22.js';
 import { a2aAgent } from '@taskwire/ai-sdk';
 import { consoleLogger, optionsOrExit, serveAll, stopOnSignals, urlLines } from '@taskwire/reference-agent/serve';
 import { chooseModel, travelAgent, travelCard } from './agent.js';
