@@ -47,7 +47,7 @@ export function compactionStatement(S: string): string {
  * snapshot, with their rows). Run only under the count lock, so two
  * backfills never add the same difference.
  */
-function backfillStatement(S: string): string {
+export function backfillStatement(S: string): string {
   return `INSERT INTO ${S}.task_count_deltas (owner, state, d)
     SELECT owner, state, sum(n) FROM (
       SELECT owner, state, count(*) AS n FROM ${S}.tasks GROUP BY owner, state
