@@ -91,7 +91,7 @@ describePostgres('PostgresTaskStore task counts under concurrent writers', (db) 
     // Transactions left open: a state change of the owner (its deltas not committed), a compaction holding the count lock and
     // the rows it folded, the backfill's statement; each of another connection.
     const holders = await Promise.all([1, 2, 3].map(() => db.pool.connect()));
-    closers.push(async () => holders.forEach((client) => client.release()));
+    closers.push(() => Promise.all(holders.map((client) => client.query('ROLLBACK').finally(() => client.release()))));
     const [changing, compacting, backfilling] = holders as [pg.PoolClient, pg.PoolClient, pg.PoolClient];
     await changing.query('BEGIN');
     await changing.query(`UPDATE ${S}.tasks SET state = 'TASK_STATE_COMPLETED', version = version + 1 WHERE id = 't4'`);
