@@ -8,6 +8,7 @@ import { TASK_COUNT_MIGRATION } from './task-count-migration.js';
 import { olderInsert, schemaBeforeCounts } from './task-count-test-kit.js';
 import { listStatement } from './task-list.js';
 import { createPostgresTaskStore } from './task-store.js';
+import { until } from './wait-test-kit.js';
 
 type Filter = Omit<TaskQuery, 'owner'>;
 const FILTERS: Filter[] = [
@@ -142,6 +143,18 @@ describePostgres('PostgresTaskStore totalSize from task counts (migration 7)', (
     await migrate({ pool: db.pool, schema });
     await store.compactCounts();
     await expectExact(store, schema, ['alice']);
+    await store.close();
+  });
+
+  it('folds the deltas by itself every countCompactionIntervalMs, and refuses a negative interval', async () => {
+    const schema = await fresh();
+    const S = quoteSchema(schema);
+    await expect(createPostgresTaskStore({ pool: db.pool, schema, countCompactionIntervalMs: -1 })).rejects.toThrow(/countCompactionIntervalMs must be 0 or more/);
+    const store = await createPostgresTaskStore({ pool: db.pool, schema, countCompactionIntervalMs: 20 });
+    for (let i = 0; i < 5; i++) await db.pool.query(olderInsert(S), [`o${i}`, 'alice', 'c1', 'TASK_STATE_WORKING']);
+    const deltas = async () => Number((await db.pool.query(`SELECT count(*) AS n FROM ${S}.task_count_deltas`)).rows[0].n);
+    await until(async () => ((await deltas()) === 0 ? true : undefined));
+    expect((await db.pool.query(`SELECT owner, state, n FROM ${S}.task_counts`)).rows).toEqual([{ owner: 'alice', state: 'TASK_STATE_WORKING', n: '5' }]);
     await store.close();
   });
 

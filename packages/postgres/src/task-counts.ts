@@ -4,8 +4,27 @@ import type { Connection } from './connection.js';
 import { databaseError } from './database-errors.js';
 import { prepared } from './schema-name.js';
 
-/** How often a store folds the count deltas into the counts (see {@link TaskCounts}). */
+/** How often a store folds the count deltas into the counts by default (see {@link TaskCounts}). */
 export const COUNT_COMPACTION_MS = 1_000;
+
+/** The task count options of a store (part of `PostgresTaskStoreOptions`). */
+export interface TaskCountOptions {
+  /**
+   * How often this store folds the task count deltas into the counts, in
+   * milliseconds (default 1,000; 0: only when the store opens and on
+   * `compactCounts()`). Every store sharing the tables may run it: one at a
+   * time folds, the others skip. Between compactions ListTasks adds up the
+   * deltas written meanwhile, so the interval bounds what a count reads.
+   */
+  readonly countCompactionIntervalMs?: number;
+}
+
+/** The compaction interval of `options`, checked (a RangeError for a negative or non-number one). */
+export function countCompactionInterval(options: TaskCountOptions): number {
+  const value = options.countCompactionIntervalMs ?? COUNT_COMPACTION_MS;
+  if (!(value >= 0)) throw new RangeError(`countCompactionIntervalMs must be 0 or more (got ${value})`);
+  return value;
+}
 
 /** Deltas one compaction statement folds at most (a compaction repeats it while it finds that many). */
 const COMPACTION_BATCH = 10_000;
@@ -90,9 +109,11 @@ export async function backfillTaskCounts(client: pg.PoolClient, S: string, schem
 /**
  * A store's side of the task counts: whether they are whole yet (until
  * then ListTasks counts rows, as before the counts), and the periodic
- * compaction every {@link COUNT_COMPACTION_MS} that keeps the deltas few
+ * compaction every `intervalMs` (0 or Infinity: only at `start` and
+ * when called) that keeps the deltas few
  * (every process runs it; the one that gets the lock folds, the others
- * skip). A failed compaction is logged and tried again at the next tick.
+ * skip). Each compaction also learns whether the counts became whole. A
+ * failed compaction is logged and tried again at the next tick.
  */
 export class TaskCounts {
   private whole = false;
@@ -103,6 +124,7 @@ export class TaskCounts {
   constructor(
     private readonly connection: Connection,
     private readonly logger: Logger | undefined,
+    private readonly intervalMs: number,
   ) {}
 
   /** True once the counts are whole: ListTasks may read them. */
@@ -110,9 +132,10 @@ export class TaskCounts {
     return this.whole;
   }
 
-  /** Compacts once (which also learns whether the counts are whole), then every {@link COUNT_COMPACTION_MS}. */
+  /** Compacts once (which also learns whether the counts are whole), then every `intervalMs`. */
   async start(): Promise<void> {
     await this.compact();
+    if (this.intervalMs === 0 || this.intervalMs === Infinity) return;
     this.timer = setInterval(() => {
       this.compact().then(
         () => {
@@ -120,11 +143,11 @@ export class TaskCounts {
           this.failing = false;
         },
         (error: unknown) => {
-          if (!this.failing) this.logger?.warn({ error: String(error) }, 'Taskwire postgres: the task count compaction failed; it runs again every second');
+          if (!this.failing) this.logger?.warn({ error: String(error) }, 'Taskwire postgres: the task count compaction failed; it is tried again at the next interval');
           this.failing = true;
         },
       );
-    }, COUNT_COMPACTION_MS);
+    }, this.intervalMs);
     this.timer.unref();
   }
 

@@ -27,13 +27,13 @@ import { prepared } from './schema-name.js';
 import { SNAPSHOT_LOGS_STEP } from './snapshot-guard-migration.js';
 import type { SnapshotOptions } from '@taskwire/core';
 import { TaskCommits } from './task-commits.js';
-import { TaskCounts } from './task-counts.js';
+import { countCompactionInterval, TaskCounts, type TaskCountOptions } from './task-counts.js';
 import { listResponse, listStatement, type ListRow } from './task-list.js';
 import { taskOfRow } from './task-row.js';
 import { taskStatements, type TaskStatements } from './task-sql.js';
 
 /** Options of {@link createPostgresTaskStore}: the connection, and how long event logs are kept. */
-export interface PostgresTaskStoreOptions extends PostgresConnectionOptions {
+export interface PostgresTaskStoreOptions extends PostgresConnectionOptions, TaskCountOptions {
   /** Event log retention (default: every event is kept as long as its task). */
   readonly retention?: EventRetentionOptions;
   /**
@@ -98,7 +98,7 @@ export class PostgresTaskStore implements TaskStore {
     this.logger = options.logger;
     this.maxEvents = retention.maxEventsPerTask;
     this.sql = taskStatements(connection.qualified, this.maxEvents);
-    this.counts = new TaskCounts(connection, options.logger);
+    this.counts = new TaskCounts(connection, options.logger, countCompactionInterval(options));
     this.commits = new TaskCommits(
       {
         query: (text, values, during, outcomeUnknown) => this.query(text, values, during, outcomeUnknown),
@@ -116,6 +116,7 @@ export class PostgresTaskStore implements TaskStore {
   /** Opens the store: checks the schema is migrated (see {@link createPostgresTaskStore}). */
   static async open(options: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
     const retention = resolveRetention(options.retention);
+    countCompactionInterval(options);
     const connection = await openMigrated(options, 'createPostgresTaskStore', 'opening the task store');
     let steps: ContractSteps;
     try {
