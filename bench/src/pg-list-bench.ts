@@ -81,7 +81,10 @@ async function main(): Promise<void> {
             const t0 = performance.now();
             const result = await call(server, c.method, params(i));
             times.push(performance.now() - t0);
-            if (c.method === 'ListTasks') total = result.totalSize;
+            if (c.method === 'ListTasks') {
+              if (!Array.isArray(result.tasks) || result.tasks.length === 0) throw new Error(`${server.kind} ${c.name}: an empty page`);
+              total = result.totalSize;
+            }
           }
           times.sort((a, b) => a - b);
           console.log(`| ${fmt(size)} | ${c.name} | ${server.kind === 'peer-pg' ? '@a2a-js/sdk' : 'Taskwire'} | ${total === '' ? '' : fmt(Number(total))} | ${fmt(percentile(times, 50), 2)} | ${fmt(percentile(times, 99), 2)} |`);
