@@ -238,9 +238,9 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   /**
-   * Folds the task count deltas into the counts now (every store also does
-   * it every second; one process at a time, the others skip); resolves how
-   * many deltas went.
+   * Folds the task count deltas into the counts now (stores also do it every
+   * `countCompactionIntervalMs`; one process at a time, the others skip);
+   * resolves how many deltas went.
    */
   compactCounts(): Promise<number> {
     this.check();
