@@ -15,8 +15,9 @@ import type { Migration } from './migrations.js';
  *
  * A compaction (one process at a time, see `task-counts.ts`) folds deltas
  * into `task_counts` in one statement, so a reader sees the sum before or
- * after it, never half of it. `task_count_deltas` never shrinks its file
- * (`vacuum_truncate` off): a vacuum truncating it would lock inserters out.
+ * after it, never half of it. `task_count_deltas` is a queue: vacuumed once
+ * a thousand rows are dead whatever its size, and never truncated by a
+ * vacuum (`vacuum_truncate` off: truncating takes a lock inserters wait on).
  *
  * `task_counts_ready` holds one row once the counts are whole. On a schema
  * with no tasks yet it is set here (the trigger's lock keeps writers out
@@ -39,7 +40,7 @@ export const TASK_COUNT_MIGRATION: Migration = {
       owner text COLLATE "C" NOT NULL,
       state text COLLATE "C" NOT NULL,
       d bigint NOT NULL
-    ) WITH (vacuum_truncate = false);
+    ) WITH (vacuum_truncate = false, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
     CREATE INDEX task_count_deltas_by_key ON ${S}.task_count_deltas (owner, state);
     CREATE TABLE ${S}.task_counts_ready (
       ready boolean PRIMARY KEY DEFAULT true CHECK (ready),
