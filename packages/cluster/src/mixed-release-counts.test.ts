@@ -35,6 +35,7 @@ describePostgres(`task counts while the previous release (${PREVIOUS_RELEASE}) w
     const acked = new Map<string, string>();
     const ackedOn = (release: string) => [...acked.values()].filter((r) => r === release).length;
     const deleted = new Set<string>();
+    let deletedByPrevious = 0;
     let stopping = false;
     // Streams, blocking echoes, and interrupted tasks continued on another replica (often of the other release).
     const clients = Array.from({ length: 6 }, async (_, w) => {
@@ -69,23 +70,38 @@ describePostgres(`task counts while the previous release (${PREVIOUS_RELEASE}) w
       }
     })();
     const store = await createPostgresTaskStore({ connectionString: db.url, schema, poolSize: 2 });
-    const deleting = (async () => {
-      while (!stopping) {
-        const { rows } = await db.pool.query<{ id: string }>(`SELECT id FROM ${S}.tasks WHERE state = 'TASK_STATE_COMPLETED' ORDER BY random() LIMIT 2`);
-        for (const { id } of rows) if (await store.delete(id)) deleted.add(id);
-        await store.compactCounts();
-      }
-    })();
+    // Deletes by both releases at once (of tasks finished a while ago, whose clients are done with them): this one's store,
+    // and the previous release's in processes of their own.
+    const completed = async () =>
+      (await db.pool.query<{ id: string }>(`SELECT id FROM ${S}.tasks WHERE state = 'TASK_STATE_COMPLETED' AND updated_at < now() - interval '1 second' ORDER BY random() LIMIT 1`)).rows[0]?.id;
+    const deleting = [
+      (async () => {
+        while (!stopping) {
+          const id = await completed();
+          if (id !== undefined && (await store.delete(id))) deleted.add(id);
+          await store.compactCounts();
+        }
+      })(),
+      (async () => {
+        while (!stopping) {
+          const id = await completed();
+          if (id === undefined || !(await previous.probe<boolean>(db.url, schema, 'delete', id))) continue;
+          deleted.add(id);
+          deletedByPrevious++;
+        }
+      })(),
+    ];
     await served(THIS_RELEASE, 12);
     serving.push(await start(undefined, false));
     await Promise.all([served(THIS_RELEASE, 16), served(PREVIOUS_RELEASE, 16)]);
     stopping = true;
-    await Promise.all([...clients, checking, deleting]);
+    await Promise.all([...clients, checking, ...deleting]);
 
     const kept = [...acked.keys()].filter((id) => !deleted.has(id));
     const final = await finalTasks(serving[2]!.transport, kept, 30_000);
     expect(unexpected(final, 'TASK_STATE_COMPLETED')).toEqual([]);
     expect(checks).toBeGreaterThan(0);
+    expect(deletedByPrevious).toBeGreaterThan(0);
     expect(mismatches).toEqual([]);
     await store.compactCounts();
     expect(await taskCountMismatches(db.pool, schema)).toEqual([]);
@@ -97,7 +113,7 @@ describePostgres(`task counts while the previous release (${PREVIOUS_RELEASE}) w
         expect({ release: replica.release, status, totalSize }).toEqual({ release: replica.release, status, totalSize: await rows(status) });
       }
     }
-    process.stdout.write(`counts with mixed releases: ${acked.size} tasks (${ackedOn(PREVIOUS_RELEASE)} on ${PREVIOUS_RELEASE}), ${deleted.size} deleted, ${checks} snapshot checks\n`);
+    process.stdout.write(`counts with mixed releases: ${acked.size} tasks (${ackedOn(PREVIOUS_RELEASE)} on ${PREVIOUS_RELEASE}), ${deleted.size} deleted (${deletedByPrevious} by ${PREVIOUS_RELEASE}), ${checks} snapshot checks\n`);
     await store.close();
     for (const replica of serving.splice(0)) expect(await stopReplica(replica)).toBe(0);
     for (const replica of replicas) {
