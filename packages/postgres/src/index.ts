@@ -7,6 +7,7 @@
 export { createPostgresTaskStore, PostgresTaskStore, TerminalTaskError } from './task-store.js';
 export type { PostgresTaskStoreOptions } from './task-store.js';
 export type { EventRetentionOptions } from './retention.js';
+export type { TaskCountOptions } from './task-counts.js';
 export type { PostgresConnectionOptions } from './connection.js';
 export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, redactUrl, UnnamedStatementClient } from './connection.js';
 export { migrate, migrationStatus, SchemaNotReadyError } from './migrate.js';

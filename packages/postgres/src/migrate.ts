@@ -2,6 +2,7 @@ import { cliCommand } from './cli-command.js';
 import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
 import { databaseError } from './database-errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { backfillTaskCounts } from './task-counts.js';
 
 /** Where a schema stands: its version, the version this release needs, and the migrations not applied yet. */
 export interface MigrationStatus {
@@ -73,7 +74,9 @@ function statusOf(schema: string, version: number): MigrationStatus {
 /**
  * Brings the schema to this release's version: creates it when missing,
  * then applies every pending migration, in order, in one transaction (all
- * or nothing), recording each in `<schema>.taskwire_migrations`. Safe when
+ * or nothing), recording each in `<schema>.taskwire_migrations`; then, in
+ * a transaction of its own, completes the task counts of the rows stored
+ * before their triggers (once; see `backfillTaskCounts`). Safe when
  * several processes call it at once: they take turns on an advisory lock
  * per schema, and the later ones find nothing left to do. Never drops data.
  * Rejects when the schema is newer than this release knows. With
@@ -85,7 +88,9 @@ export function migrate(options: PostgresConnectionOptions): Promise<MigrationRe
     const client = await connection.pool.connect();
     try {
       const query = (text: string, values?: unknown[]) => client.query(text, values);
-      await query('BEGIN');
+      // Read committed whatever the server's default: a step's statements see what committed before its locks.
+      await query('BEGIN ISOLATION LEVEL READ COMMITTED');
+      let result: MigrationResult;
       try {
         await query(`SELECT pg_advisory_xact_lock(${LOCK_KEY})`, [connection.schema]);
         // Nothing pending: no DDL at all, so a replica whose role may only read and write rows starts with --migrate.
@@ -99,11 +104,14 @@ export function migrate(options: PostgresConnectionOptions): Promise<MigrationRe
           await query(`INSERT INTO ${connection.qualified}.taskwire_migrations (version, name) VALUES ($1, $2)`, [step.version, step.name]);
         }
         await query('COMMIT');
-        return { ...statusOf(connection.schema, Math.max(from, SCHEMA_VERSION)), from, applied };
+        result = { ...statusOf(connection.schema, Math.max(from, SCHEMA_VERSION)), from, applied };
       } catch (error) {
         await query('ROLLBACK').catch(() => undefined);
         throw withoutPrivilege(error, connection.schema);
       }
+      // After the steps committed (writers no longer wait on them): the task counts of the rows written before their triggers.
+      await backfillTaskCounts(client, connection.qualified, connection.schema);
+      return result;
     } finally {
       client.release();
     }

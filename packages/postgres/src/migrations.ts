@@ -2,6 +2,7 @@ import { EPOCH_SEQUENCE_MIGRATION } from './cluster/epoch-sequence-migration.js'
 import { CLUSTER_MIGRATION } from './cluster/lease-migration.js';
 import { SNAPSHOT_GUARD_MIGRATION } from './snapshot-guard-migration.js';
 import { SNAPSHOT_MIGRATION } from './snapshot-migration.js';
+import { TASK_COUNT_MIGRATION } from './task-count-migration.js';
 
 /**
  * One step of the schema: a version (1, 2, ... in order), a name, and the
@@ -82,6 +83,7 @@ export const MIGRATIONS: readonly Migration[] = [
   SNAPSHOT_MIGRATION,
   SNAPSHOT_GUARD_MIGRATION,
   EPOCH_SEQUENCE_MIGRATION,
+  TASK_COUNT_MIGRATION,
 ];
 
 /** The schema version this release of the package works with (the newest migration). */

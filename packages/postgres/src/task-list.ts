@@ -12,13 +12,21 @@ export interface ListStatement {
 
 /**
  * Builds the one statement that answers a ListTasks query: the count of
- * every match (`totalSize`, from the index of the filter, not the JSON) and
- * the page after the cursor (each task's snapshot with the events logged after it), in the order of that index (status timestamp
+ * every match (`totalSize`) and the page after the cursor (each task's snapshot with the events logged after it), in the order of that index (status timestamp
  * key descending, id descending), one row more than the page to tell
  * whether another page follows. The count comes on every row, and on a row
  * of its own (with a null task) when the page is empty.
+ *
+ * With `counts` (the schema's task counts are whole, see
+ * `TASK_COUNT_MIGRATION`), a query with no filter or only `status` reads
+ * the count from the counts and their deltas (a few rows per owner, never
+ * the owner's tasks); with `contextId` or `statusTimestampAfter`, it is
+ * counted over that filter's index range (the context's tasks, or those
+ * after the timestamp), never over the JSON. Without `counts`, every
+ * count is taken over the filter's index. Either way it is exact and of
+ * the same snapshot as the page.
  */
-export function listStatement(S: string, query: TaskQuery): ListStatement {
+export function listStatement(S: string, query: TaskQuery, counts = false): ListStatement {
   const { pageSize, cursor, after } = listQueryBounds(query);
   const values: unknown[] = [storable(query.owner, 'tenant')];
   const where = ['owner = $1'];
@@ -35,6 +43,10 @@ export function listStatement(S: string, query: TaskQuery): ListStatement {
     where.push(`status_key >= $${values.length}`);
   }
   const filter = where.join(' AND ');
+  const counted =
+    counts && query.contextId === undefined && after === undefined
+      ? `SELECT (SELECT coalesce(sum(n), 0) FROM ${S}.task_counts WHERE ${filter}) + (SELECT coalesce(sum(d), 0) FROM ${S}.task_count_deltas WHERE ${filter}) AS total`
+      : `SELECT count(*) AS total FROM ${S}.tasks WHERE ${filter}`;
   let page = filter;
   if (cursor !== undefined) {
     values.push(cursor.key, storable(cursor.id, 'pageToken'));
@@ -42,7 +54,7 @@ export function listStatement(S: string, query: TaskQuery): ListStatement {
   }
   values.push(pageSize + 1);
   const text = `SELECT c.total, p.id, p.status_key, p.task, p.pending
-    FROM (SELECT count(*) AS total FROM ${S}.tasks WHERE ${filter}) c
+    FROM (${counted}) c
     LEFT JOIN LATERAL (
       SELECT id, status_key, task, ${pendingColumn(S)} FROM ${S}.tasks t WHERE ${page}
       ORDER BY status_key DESC, id DESC LIMIT $${values.length}

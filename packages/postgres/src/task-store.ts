@@ -27,12 +27,13 @@ import { prepared } from './schema-name.js';
 import { SNAPSHOT_LOGS_STEP } from './snapshot-guard-migration.js';
 import type { SnapshotOptions } from '@taskwire/core';
 import { TaskCommits } from './task-commits.js';
+import { countCompactionInterval, TaskCounts, type TaskCountOptions } from './task-counts.js';
 import { listResponse, listStatement, type ListRow } from './task-list.js';
 import { taskOfRow } from './task-row.js';
 import { taskStatements, type TaskStatements } from './task-sql.js';
 
 /** Options of {@link createPostgresTaskStore}: the connection, and how long event logs are kept. */
-export interface PostgresTaskStoreOptions extends PostgresConnectionOptions {
+export interface PostgresTaskStoreOptions extends PostgresConnectionOptions, TaskCountOptions {
   /** Event log retention (default: every event is kept as long as its task). */
   readonly retention?: EventRetentionOptions;
   /**
@@ -52,8 +53,6 @@ export interface PostgresTaskStoreOptions extends PostgresConnectionOptions {
    */
   readonly batchCommits?: boolean;
 }
-
-
 
 /** A commit was refused because the task is terminal: a finished task's row never changes. Re-read it (a {@link VersionConflictError}). */
 export class TerminalTaskError extends VersionConflictError {
@@ -87,6 +86,7 @@ export class PostgresTaskStore implements TaskStore {
   private notifier: CommitNotifier | undefined;
 
   private readonly commits: TaskCommits;
+  private readonly counts: TaskCounts;
   private readonly logger: Logger | undefined;
 
   private constructor(
@@ -98,6 +98,7 @@ export class PostgresTaskStore implements TaskStore {
     this.logger = options.logger;
     this.maxEvents = retention.maxEventsPerTask;
     this.sql = taskStatements(connection.qualified, this.maxEvents);
+    this.counts = new TaskCounts(connection, options.logger, countCompactionInterval(options));
     this.commits = new TaskCommits(
       {
         query: (text, values, during, outcomeUnknown) => this.query(text, values, during, outcomeUnknown),
@@ -115,6 +116,7 @@ export class PostgresTaskStore implements TaskStore {
   /** Opens the store: checks the schema is migrated (see {@link createPostgresTaskStore}). */
   static async open(options: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
     const retention = resolveRetention(options.retention);
+    countCompactionInterval(options);
     const connection = await openMigrated(options, 'createPostgresTaskStore', 'opening the task store');
     let steps: ContractSteps;
     try {
@@ -124,6 +126,12 @@ export class PostgresTaskStore implements TaskStore {
       throw error;
     }
     const store = new PostgresTaskStore(connection, new EventRetention(connection, retention, options.logger), steps, options);
+    try {
+      await store.counts.start();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
     store.retention.start();
     return store;
   }
@@ -169,7 +177,7 @@ export class PostgresTaskStore implements TaskStore {
 
   async list(query: TaskQuery): Promise<ListTasksResponse> {
     this.check();
-    const statement = listStatement(this.connection.qualified, query);
+    const statement = listStatement(this.connection.qualified, query, this.counts.ready);
     const { rows } = await this.query<ListRow>(statement.text, statement.values, 'listing tasks');
     return listResponse(rows, query, statement.pageSize, this.logger);
   }
@@ -229,11 +237,22 @@ export class PostgresTaskStore implements TaskStore {
     return this.retention.sweep();
   }
 
-  /** Stops the retention sweeps and ends the pool if the store opened it. Idempotent. */
+  /**
+   * Folds the task count deltas into the counts now (stores also do it every
+   * `countCompactionIntervalMs`; one process at a time, the others skip);
+   * resolves how many deltas went.
+   */
+  compactCounts(): Promise<number> {
+    this.check();
+    return this.counts.compact();
+  }
+
+  /** Stops the retention sweeps and count compactions and ends the pool if the store opened it. Idempotent. */
   close(): Promise<void> {
     this.closed = true;
     this.closing ??= (async () => {
       this.steps.stop();
+      await this.counts.stop();
       await this.retention.stop();
       await this.notifier?.idle();
       if (this.connection.owned) await this.connection.pool.end();

@@ -47,6 +47,32 @@ export class TestDatabase {
   }
 }
 
+/** A key whose task count disagrees with the rows: what the rows say, and what counts and deltas say. */
+export interface TaskCountMismatch {
+  readonly owner: string;
+  readonly state: string;
+  readonly rows: number;
+  readonly counted: number;
+}
+
+/**
+ * Compares a schema's task counts (counts plus deltas, per owner and
+ * state) with its rows, in one statement (one snapshot: exact whatever
+ * commits or compactions run meanwhile); resolves the keys that differ
+ * (none when the counts are right).
+ */
+export async function taskCountMismatches(pool: pg.Pool, schema: string): Promise<TaskCountMismatch[]> {
+  const S = quoteSchema(schema);
+  const { rows } = await pool.query<{ owner: string; state: string; rows: string; counted: string }>(
+    `SELECT owner, state, sum(r) AS rows, sum(c) AS counted FROM (
+      SELECT owner, state, count(*) AS r, 0 AS c FROM ${S}.tasks GROUP BY owner, state
+      UNION ALL SELECT owner, state, 0, n FROM ${S}.task_counts
+      UNION ALL SELECT owner, state, 0, d FROM ${S}.task_count_deltas
+    ) x GROUP BY owner, state HAVING sum(r) <> sum(c) ORDER BY owner, state`,
+  );
+  return rows.map((row) => ({ owner: row.owner, state: row.state, rows: Number(row.rows), counted: Number(row.counted) }));
+}
+
 /**
  * Registers a suite that needs PostgreSQL. With `TASKWIRE_TEST_DATABASE_URL`
  * set, `body` gets a {@link TestDatabase} (closed after the suite). Without

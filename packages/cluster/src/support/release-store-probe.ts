@@ -12,6 +12,7 @@
  *   node release-store-probe.ts <url> <schema> list <owner>            prints ListTasks' first page (100)
  *   node release-store-probe.ts <url> <schema> fail <taskId>           settles the task FAILED, as a replica taking
  *                                                                       over a dead one's task does; prints the task
+ *   node release-store-probe.ts <url> <schema> delete <taskId>         deletes the task; prints whether it was there
  *
  * It imports only what every release since the first has, by package name.
  */
@@ -25,6 +26,7 @@ async function operate(store: Awaited<ReturnType<typeof createPostgresTaskStore>
   if (op === 'sweep') return store.pruneEvents();
   if (op === 'get') return (await store.get(arg))?.task ?? null;
   if (op === 'list') return store.list({ owner: arg, pageSize: 100, includeArtifacts: true });
+  if (op === 'delete') return store.delete(arg);
   if (op === 'stream') {
     let task: Task = { id: arg, contextId: `ctx-${arg}`, status: { state: 'TASK_STATE_WORKING', timestamp: new Date().toISOString() } };
     let { version } = await store.commit({ task, expectedVersion: 0, owner: 'alice', events: [{ task }] });
