@@ -18,6 +18,8 @@ export type AgentEvent =
       readonly append?: boolean | undefined;
       readonly lastChunk?: boolean | undefined;
       readonly metadata?: Struct | undefined;
+      /** Merge with the run's next chunks while a commit is in flight (see {@link ArtifactOptions.coalesce}). */
+      readonly coalesce?: boolean | undefined;
     };
 
 /** Options of a status event: extra event metadata (for example `{ progress: { current, total } }`). */
@@ -66,6 +68,29 @@ export interface ArtifactOptions {
   readonly append?: boolean;
   readonly lastChunk?: boolean;
   readonly metadata?: Struct;
+  /**
+   * Opt in to coalescing (for token streams): a chunk emitted while an
+   * earlier event of the run is still being committed waits, and every
+   * chunk of the same artifact with `append: true` emitted meanwhile joins
+   * it, so they go out as one event in one commit when the store is free
+   * again. The stored artifact and a reader that appends the chunks get
+   * the same text (adjacent plain text parts are joined into one part;
+   * artifact fields and event metadata merge as successive chunks would,
+   * later keys winning). A chunk emitted while nothing is in flight is
+   * committed at once, so the first delta goes out without delay and the
+   * number of commits is bounded by the store's round trip, not by how
+   * often the agent emits. Emit the chunks without awaiting each one
+   * (awaiting each leaves nothing to merge); each promise still resolves
+   * only once its text is committed. Other events of the run are committed
+   * after the chunks emitted before them. When a chunk's commit fails,
+   * the chunks waiting behind it and every later coalesced chunk of the
+   * run reject with that error (so no text goes out after a gap), and a
+   * run that then ends without settling its task fails it; once the run
+   * is aborted (its task canceled) waiting chunks reject with the abort
+   * reason instead of being committed. A coalesced chunk's rejection never
+   * counts as unhandled.
+   */
+  readonly coalesce?: boolean;
 }
 
 /** An artifact event. `artifactId` defaults to `name`; `text` is shorthand for one text part. */
@@ -80,6 +105,7 @@ export function artifact(init: ArtifactInit, options: ArtifactOptions = {}): Age
     append: options.append,
     lastChunk: options.lastChunk,
     metadata: options.metadata,
+    coalesce: options.coalesce,
   };
 }
 
