@@ -19,7 +19,7 @@ export type AgentEvent =
       readonly lastChunk?: boolean | undefined;
       readonly metadata?: Struct | undefined;
       /** Merge with the run's next chunks while a commit is in flight (see {@link ArtifactOptions.coalesce}). */
-      readonly coalesce?: boolean | undefined;
+      readonly coalesce?: boolean | CoalesceOptions | undefined;
     };
 
 /** Options of a status event: extra event metadata (for example `{ progress: { current, total } }`). */
@@ -63,6 +63,19 @@ export type ArtifactInit = Omit<Artifact, 'artifactId' | 'parts'> & {
   readonly text?: string;
 };
 
+/** How coalesced chunks are paced (see {@link ArtifactOptions.coalesce}). */
+export interface CoalesceOptions {
+  /**
+   * The least time, in milliseconds, from the start of one commit of the
+   * run's coalesced chunks to the start of the next (default 0: a chunk
+   * waits only while an earlier event of the run is in flight). With 50, an
+   * answer streamed at any token rate costs at most 20 commits a second,
+   * and a chunk waits at most about that long plus a round trip. The first
+   * chunk is never held.
+   */
+  readonly minIntervalMs?: number;
+}
+
 /** Options of an artifact event: `append` adds to an earlier chunk, `lastChunk` marks the final one. */
 export interface ArtifactOptions {
   readonly append?: boolean;
@@ -88,9 +101,10 @@ export interface ArtifactOptions {
    * run that then ends without settling its task fails it; once the run
    * is aborted (its task canceled) waiting chunks reject with the abort
    * reason instead of being committed. A coalesced chunk's rejection never
-   * counts as unhandled.
+   * counts as unhandled. `{ minIntervalMs }` also spaces the commits out
+   * (see {@link CoalesceOptions}).
    */
-  readonly coalesce?: boolean;
+  readonly coalesce?: boolean | CoalesceOptions;
 }
 
 /** An artifact event. `artifactId` defaults to `name`; `text` is shorthand for one text part. */

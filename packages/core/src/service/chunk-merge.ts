@@ -50,6 +50,6 @@ export function mergeChunks(chunks: readonly ArtifactChunk[]): ArtifactChunk {
     append: first.append,
     lastChunk: chunks[chunks.length - 1]!.lastChunk,
     metadata,
-    coalesce: true,
+    coalesce: first.coalesce,
   };
 }

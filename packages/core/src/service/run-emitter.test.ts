@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Agent, AgentContext } from '../agent/agent.js';
+import type { AgentEvent } from '../agent/events.js';
+import { artifact, working } from '../agent/events.js';
 import type { StreamResponse } from '../schema/index.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
 import type { CommitRequest, TaskStore } from '../store/task-store.js';
+import { RunEmitter } from './run-emitter.js';
 import { deferred } from './service-test-kit.js';
 import { TaskService } from './task-service.js';
 
@@ -204,5 +207,35 @@ describe('coalesced artifact chunks (ArtifactOptions.coalesce)', () => {
     expect(settled.some((s) => s.status === 'rejected')).toBe(true);
     expect('task' in sent).toBe(true);
     await service.close();
+  });
+});
+
+describe('RunEmitter with minIntervalMs', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it('spaces the chunk commits out by the interval (a fake clock), the first at once; another event sends what waits at once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const committed: AgentEvent[] = [];
+    const emitter = new RunEmitter(async (event) => void committed.push(event), { aborted: false, reason: undefined });
+    const chunk = (text: string, append = true) => emitter.emit(artifact({ name: 'answer', text }, { append, coalesce: { minIntervalMs: 50 } }));
+    const texts = () => committed.map((e) => (e.kind === 'artifact' ? artifactText([{ artifactUpdate: { taskId: 't', contextId: 'c', artifact: e.artifact } }]) : e.kind));
+    await chunk('a', false);
+    expect(texts()).toEqual(['a']);
+    const waiting = [chunk('b'), chunk('c')];
+    await vi.advanceTimersByTimeAsync(49);
+    expect(texts()).toEqual(['a']);
+    await vi.advanceTimersByTimeAsync(1);
+    await Promise.all(waiting);
+    expect(texts()).toEqual(['a', 'bc']);
+    // 50 ms after the last commit started: the next chunk goes at once.
+    await vi.advanceTimersByTimeAsync(50);
+    await chunk('d');
+    expect(texts()).toEqual(['a', 'bc', 'd']);
+    // A status update does not wait for the interval: what waits goes first, then it.
+    const more = chunk('e');
+    await emitter.emit(working());
+    await more;
+    expect(texts()).toEqual(['a', 'bc', 'd', 'e', 'status']);
+    expect(await emitter.drain()).toBeUndefined();
   });
 });

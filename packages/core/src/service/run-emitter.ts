@@ -16,6 +16,8 @@ export interface ChunkFailure {
 /** Chunks waiting for the store, and the promise their callers hold. */
 interface Waiting {
   readonly chunks: ArtifactChunk[];
+  /** The least time from the start of the run's previous chunk commit to theirs (ms). */
+  readonly intervalMs: number;
   readonly promise: Promise<void>;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
@@ -24,10 +26,14 @@ interface Waiting {
 const ignore = (): void => undefined;
 
 function isCoalesced(event: AgentEvent): event is ArtifactChunk {
-  return event.kind === 'artifact' && event.coalesce === true;
+  return event.kind === 'artifact' && event.coalesce !== undefined && event.coalesce !== false;
 }
 
-function waiting(first: ArtifactChunk): Waiting {
+function intervalOf(chunk: ArtifactChunk): number {
+  return typeof chunk.coalesce === 'object' ? (chunk.coalesce.minIntervalMs ?? 0) : 0;
+}
+
+function waiting(first: ArtifactChunk, intervalMs: number): Waiting {
   let resolve!: () => void;
   let reject!: (error: unknown) => void;
   const promise = new Promise<void>((ok, fail) => {
@@ -36,19 +42,20 @@ function waiting(first: ArtifactChunk): Waiting {
   });
   // The agent may hold it without awaiting (that is how chunks get merged): its rejection is never unhandled.
   promise.catch(ignore);
-  return { chunks: [first], promise, resolve, reject };
+  return { chunks: [first], intervalMs, promise, resolve, reject };
 }
 
 /**
  * The events of one run on their way to the store, with coalescing (see
  * `ArtifactOptions.coalesce`): an event that does not ask for it is
  * committed at once, exactly as without a coalescer; a coalesced chunk
- * emitted while an earlier event of the run is in flight waits, and the
- * appending chunks of the same artifact emitted meanwhile join it; they go
- * out as one event once nothing of the run is in flight, or as soon as
- * another event is emitted (which is then committed after them: `commit`
- * serialises a run's events in call order). Costs nothing until the run
- * emits its first coalesced chunk.
+ * emitted while an earlier event of the run is in flight (or sooner than
+ * its `minIntervalMs` after the previous chunk commit started) waits, and
+ * the appending chunks of the same artifact emitted meanwhile join it;
+ * they go out as one event once the run has nothing in flight and the
+ * interval has passed, or as soon as another event is emitted (which is
+ * then committed after them: `commit` serialises a run's events in call
+ * order). Costs nothing until the run emits its first coalesced chunk.
  */
 export class RunEmitter {
   #inFlight = 0;
@@ -56,6 +63,9 @@ export class RunEmitter {
   #failure: ChunkFailure | undefined;
   #last: Promise<void> | undefined;
   #coalescing = false;
+  /** When the run's last chunk commit started (performance.now()). */
+  #lastStart = Number.NEGATIVE_INFINITY;
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
   /** `commit` commits one agent event (in call order); `run` says whether the run was aborted. */
   constructor(
@@ -81,16 +91,19 @@ export class RunEmitter {
       return open.promise;
     }
     this.#release();
-    if (this.#inFlight === 0) return this.#submit(event, true);
-    const next = waiting(event);
+    const intervalMs = intervalOf(event);
+    if (this.#inFlight === 0 && performance.now() >= this.#lastStart + intervalMs) return this.#submitChunk(event);
+    const next = waiting(event, intervalMs);
     this.#waiting = next;
+    this.#schedule();
     return next.promise;
   };
 
   /**
-   * Sends the waiting chunks, if any, and resolves once every event emitted
-   * so far has settled, with the first failure of a coalesced chunk (if one
-   * failed); `undefined` at once when the run never coalesced.
+   * Sends the waiting chunks at once, if any, and resolves once every
+   * event emitted so far has settled, with the first failure of a
+   * coalesced chunk (if one failed); `undefined` at once when the run
+   * never coalesced.
    */
   drain(): Promise<ChunkFailure | undefined> | undefined {
     if (!this.#coalescing) return undefined;
@@ -124,17 +137,38 @@ export class RunEmitter {
     return done;
   }
 
-  #settled(): void {
-    if (--this.#inFlight === 0) this.#release();
+  #submitChunk(chunk: ArtifactChunk): Promise<void> {
+    this.#lastStart = performance.now();
+    return this.#submit(chunk, true);
   }
 
-  /** Sends the waiting chunks as one event (or refuses them after a failure or an abort). */
+  #settled(): void {
+    if (--this.#inFlight === 0) this.#schedule();
+  }
+
+  /** With nothing in flight: sends the waiting chunks now, or when their interval has passed. */
+  #schedule(): void {
+    const open = this.#waiting;
+    if (open === undefined || this.#inFlight > 0 || this.#timer !== undefined) return;
+    const wait = this.#lastStart + open.intervalMs - performance.now();
+    if (wait <= 0) return this.#release();
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (this.#inFlight === 0) this.#release();
+    }, wait);
+  }
+
+  /** Sends the waiting chunks as one event now (or refuses them after a failure or an abort). */
   #release(): void {
     const open = this.#waiting;
     if (open === undefined) return;
     this.#waiting = undefined;
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
     if (this.#failure !== undefined) return open.reject(this.#failure.error);
     if (this.run.aborted) return open.reject(this.run.reason);
-    this.#submit(mergeChunks(open.chunks), true).then(open.resolve, open.reject);
+    this.#submitChunk(mergeChunks(open.chunks)).then(open.resolve, open.reject);
   }
 }
