@@ -69,9 +69,11 @@ export interface CoalesceOptions {
    * The least time, in milliseconds, from the start of one commit of the
    * run's coalesced chunks to the start of the next (default 0: a chunk
    * waits only while an earlier event of the run is in flight). With 50, an
-   * answer streamed at any token rate costs at most 20 commits a second,
-   * and a chunk waits at most about that long plus a round trip. The first
-   * chunk is never held.
+   * answer streamed at any token rate costs at most 20 commits a second;
+   * the chunks waiting go out with the first chunk that comes once the
+   * interval is over, or when the first of them has waited the interval,
+   * so none waits much longer than that while the store keeps up. The
+   * first chunk is never held.
    */
   readonly minIntervalMs?: number;
 }

@@ -213,7 +213,7 @@ describe('coalesced artifact chunks (ArtifactOptions.coalesce)', () => {
 describe('RunEmitter with minIntervalMs', () => {
   afterEach(() => void vi.useRealTimers());
 
-  it('spaces the chunk commits out by the interval (a fake clock), the first at once; another event sends what waits at once', async () => {
+  it('spaces the chunk commits out by the interval (a fake clock), the first at once, none waiting longer; another event sends what waits at once', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const committed: AgentEvent[] = [];
     const emitter = new RunEmitter(async (event) => void committed.push(event), { aborted: false, reason: undefined });
@@ -227,15 +227,23 @@ describe('RunEmitter with minIntervalMs', () => {
     await vi.advanceTimersByTimeAsync(1);
     await Promise.all(waiting);
     expect(texts()).toEqual(['a', 'bc']);
+    // A chunk that comes once the interval since the last commit is over takes the waiting ones along, before their own time is up.
+    await vi.advanceTimersByTimeAsync(30);
+    const early = chunk('x');
+    await vi.advanceTimersByTimeAsync(10);
+    expect(texts()).toEqual(['a', 'bc']);
+    await vi.advanceTimersByTimeAsync(10);
+    await Promise.all([early, chunk('y')]);
+    expect(texts()).toEqual(['a', 'bc', 'xy']);
     // 50 ms after the last commit started: the next chunk goes at once.
     await vi.advanceTimersByTimeAsync(50);
     await chunk('d');
-    expect(texts()).toEqual(['a', 'bc', 'd']);
+    expect(texts()).toEqual(['a', 'bc', 'xy', 'd']);
     // A status update does not wait for the interval: what waits goes first, then it.
     const more = chunk('e');
     await emitter.emit(working());
     await more;
-    expect(texts()).toEqual(['a', 'bc', 'd', 'e', 'status']);
+    expect(texts()).toEqual(['a', 'bc', 'xy', 'd', 'e', 'status']);
     expect(await emitter.drain()).toBeUndefined();
   });
 });

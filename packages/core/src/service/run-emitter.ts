@@ -18,6 +18,8 @@ interface Waiting {
   readonly chunks: ArtifactChunk[];
   /** The least time from the start of the run's previous chunk commit to theirs (ms). */
   readonly intervalMs: number;
+  /** When the first of them was emitted (performance.now()): none waits much longer than the interval. */
+  readonly since: number;
   readonly promise: Promise<void>;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
@@ -33,7 +35,7 @@ function intervalOf(chunk: ArtifactChunk): number {
   return typeof chunk.coalesce === 'object' ? (chunk.coalesce.minIntervalMs ?? 0) : 0;
 }
 
-function waiting(first: ArtifactChunk, intervalMs: number): Waiting {
+function waiting(first: ArtifactChunk, intervalMs: number, since: number): Waiting {
   let resolve!: () => void;
   let reject!: (error: unknown) => void;
   const promise = new Promise<void>((ok, fail) => {
@@ -42,7 +44,7 @@ function waiting(first: ArtifactChunk, intervalMs: number): Waiting {
   });
   // The agent may hold it without awaiting (that is how chunks get merged): its rejection is never unhandled.
   promise.catch(ignore);
-  return { chunks: [first], intervalMs, promise, resolve, reject };
+  return { chunks: [first], intervalMs, since, promise, resolve, reject };
 }
 
 /**
@@ -88,12 +90,15 @@ export class RunEmitter {
     const open = this.#waiting;
     if (open !== undefined && open.chunks[0]!.artifact.artifactId === event.artifact.artifactId && event.append === true && open.chunks[open.chunks.length - 1]!.lastChunk !== true) {
       open.chunks.push(event);
+      // The interval is over: the chunks go with this one, which came in time to join them.
+      if (this.#inFlight === 0 && performance.now() >= this.#lastStart + open.intervalMs) this.#release();
       return open.promise;
     }
     this.#release();
     const intervalMs = intervalOf(event);
-    if (this.#inFlight === 0 && performance.now() >= this.#lastStart + intervalMs) return this.#submitChunk(event);
-    const next = waiting(event, intervalMs);
+    const now = performance.now();
+    if (this.#inFlight === 0 && now >= this.#lastStart + intervalMs) return this.#submitChunk(event);
+    const next = waiting(event, intervalMs, now);
     this.#waiting = next;
     this.#schedule();
     return next.promise;
@@ -146,11 +151,17 @@ export class RunEmitter {
     if (--this.#inFlight === 0) this.#schedule();
   }
 
-  /** With nothing in flight: sends the waiting chunks now, or when their interval has passed. */
+  /**
+   * With nothing in flight: sends the waiting chunks now if the first of
+   * them has waited the interval, else once it has (unless a chunk that
+   * joins them after the interval since the last commit sends them first:
+   * commits then start as deltas come, spaced at least the interval apart,
+   * and no delta waits longer than the interval while the store keeps up).
+   */
   #schedule(): void {
     const open = this.#waiting;
     if (open === undefined || this.#inFlight > 0 || this.#timer !== undefined) return;
-    const wait = this.#lastStart + open.intervalMs - performance.now();
+    const wait = open.since + open.intervalMs - performance.now();
     if (wait <= 0) return this.#release();
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
