@@ -22,7 +22,7 @@ import type { Agent, AgentContext, CoalesceOptions } from '@taskwire/core';
 import { TaskService } from '@taskwire/core';
 import { createPostgresCoordinator, createPostgresTaskStore } from '@taskwire/postgres';
 import { referenceAgentCard } from '@taskwire/reference-agent';
-import { serveA2A } from '@taskwire/server-http';
+import { serveReplica } from './replica-server.js';
 
 /** The deltas of a simulated model: `n` of them, one every `ms`, whether or not they are read; stops when `signal` aborts. */
 async function* model(n: number, ms: number, signal: AbortSignal): AsyncGenerator<string> {
@@ -70,17 +70,7 @@ async function main(): Promise<void> {
   const coordinator = await createPostgresCoordinator({ store });
   const card = referenceAgentCard([{ url: 'http://127.0.0.1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
   const service = new TaskService({ store, agent, card, coordinator });
-  const server = await serveA2A({ service, port: 0, host: '127.0.0.1' });
-  const shutdown = () =>
-    void (async () => {
-      await server.close();
-      await service.close();
-      await coordinator.close();
-      await store.close();
-    })().finally(() => process.exit(0));
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
-  process.stdout.write(`READY ${server.port}\n`);
+  await serveReplica(service, [() => coordinator.close(), () => store.close()]);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

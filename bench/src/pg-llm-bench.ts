@@ -19,15 +19,15 @@
  *
  *   cd bench && npx -y pnpm@10.34.9 exec tsx --conditions=@taskwire/source src/pg-llm-bench.ts [--answers 200] [--deltas 500] [--every 20] [--modes off,50] [--rounds 2] [--warmup 20]
  */
-import { request } from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { migrate } from '@taskwire/postgres';
 import pg from 'pg';
-import { median, requestBody, REQUEST_HEADERS } from './http-load.js';
+import { median, requestBody } from './http-load.js';
 import { startBenchCluster, type BenchCluster } from './pg-cluster.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
+import { postForEvents } from './sse-post.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -56,50 +56,25 @@ interface Answer {
 }
 
 /** Reads one answer's stream to its end; each delta's delay (arrival minus the time in its text) goes into `delays`. */
-function answer(url: string, body: string, delays: number[]): Promise<Answer> {
+async function answer(url: string, body: string, delays: number[]): Promise<Answer> {
   const seen: Answer = { chunks: 0, deltas: 0, first: Number.NaN, last: Number.NaN, completed: false };
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { ...REQUEST_HEADERS, accept: 'text/event-stream', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}`));
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (data: string) => {
-        try {
-          read(data);
-        } catch (error) {
-          req.destroy();
-          reject(error);
-        }
-      });
-      const read = (data: string) => {
-        const now = performance.timeOrigin + performance.now();
-        buffer += data;
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const line = buffer.slice(0, end).split('\n').find((l) => l.startsWith('data:'));
-          buffer = buffer.slice(end + 2);
-          if (line === undefined) continue;
-          const response = JSON.parse(line.slice(5)).result;
-          if (response.artifactUpdate) {
-            seen.chunks++;
-            for (const part of response.artifactUpdate.artifact.parts) {
-              for (const stamp of (part.text as string).split(' ')) {
-                if (stamp === '') continue;
-                const made = Number(stamp);
-                if (made < seen.last) throw new Error(`a delta arrived out of order (${made} after ${seen.last})`);
-                if (seen.deltas++ === 0) seen.first = made;
-                seen.last = made;
-                delays.push(now - made);
-              }
-            }
-          } else if (response.statusUpdate?.status.state === 'TASK_STATE_COMPLETED') seen.completed = true;
-        }
-      };
-      res.on('end', () => resolve(seen));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
+  await postForEvents(url, body, (data, now) => {
+    const response = JSON.parse(data).result;
+    if (response.statusUpdate?.status.state === 'TASK_STATE_COMPLETED') seen.completed = true;
+    if (!response.artifactUpdate) return;
+    seen.chunks++;
+    for (const part of response.artifactUpdate.artifact.parts) {
+      for (const stamp of (part.text as string).split(' ')) {
+        if (stamp === '') continue;
+        const made = Number(stamp);
+        if (made < seen.last) throw new Error(`a delta arrived out of order (${made} after ${seen.last})`);
+        if (seen.deltas++ === 0) seen.first = made;
+        seen.last = made;
+        delays.push(now - made);
+      }
+    }
   });
+  return seen;
 }
 
 /** One round's figures. */
