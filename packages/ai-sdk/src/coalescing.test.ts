@@ -21,9 +21,10 @@ const textOf = (events: readonly StreamResponse[]) =>
  * whether or not anyone reads them, as a provider's socket would), and a
  * memory store whose commits of artifact chunks land only once the model
  * has made `latency` more deltas (all of them once it is done): a
- * database that is slow next to the token rate, with no timers.
+ * database that is slow next to the token rate, with no timers. The
+ * `failAt`-th chunk commit (from 1), if given, fails.
  */
-function slowSetup(deltas: readonly string[], latency: number) {
+function slowSetup(deltas: readonly string[], latency: number, failAt?: number) {
   const inner = createMemoryTaskStore();
   const held: { due: number; go: () => void }[] = [];
   const chunkCommits: StreamResponse[][] = [];
@@ -42,6 +43,7 @@ function slowSetup(deltas: readonly string[], latency: number) {
       if (request.events.some((e) => 'artifactUpdate' in e)) {
         chunkCommits.push([...request.events]);
         if (!done) await new Promise<void>((go) => held.push({ due: made + latency, go }));
+        if (chunkCommits.length === failAt) throw new Error('the disk is full');
       }
       return inner.commit(request);
     },
@@ -96,5 +98,20 @@ describe('a2aAgent coalesces the text deltas of a turn (by default)', () => {
     expect(task.artifacts?.[0]?.parts.map((p) => ('text' in p ? p.text : '')).join('')).toBe(expected);
     const lastChunk = chunks.at(-1)!;
     expect('artifactUpdate' in lastChunk && lastChunk.artifactUpdate.lastChunk).toBe(true);
+  });
+
+  it('a chunk whose commit fails ends the turn: the task fails saying why, and its artifact has no gap', async () => {
+    const deltas = Array.from({ length: 200 }, (_, i) => `w${i} `);
+    const { store, model, chunkCommits } = slowSetup(deltas, 5, 2);
+    served = await serve(a2aAgent({ model }), testCard('ai'), { store });
+    const client = await served.client('JSONRPC');
+    const events: StreamResponse[] = [];
+    for await (const event of client.stream('SendStreamingMessage', { message: userMessage('talk') })) events.push(event.response);
+    const last = events.at(-1)!;
+    expect('statusUpdate' in last && last.statusUpdate.status.state).toBe('TASK_STATE_FAILED');
+    expect('statusUpdate' in last && last.statusUpdate.status.message?.parts).toEqual([{ text: 'The agent failed: the disk is full' }]);
+    // The first delta, committed before the failure, and nothing after it.
+    expect(textOf(events)).toBe(deltas[0]);
+    expect(chunkCommits.length).toBe(2);
   });
 });
