@@ -20,7 +20,7 @@ import type { Agent } from '@taskwire/core';
 import { TaskService } from '@taskwire/core';
 import { createPostgresCoordinator, createPostgresTaskStore } from '@taskwire/postgres';
 import { referenceAgent, referenceAgentCard } from '@taskwire/reference-agent';
-import { serveA2A } from '@taskwire/server-http';
+import { serveReplica } from './replica-server.js';
 
 /** Where a replica answers when `hold` runs saw their signal abort. */
 export const ABORTS_PATH = '/bench/aborts';
@@ -49,26 +49,11 @@ async function main(): Promise<void> {
   const card = referenceAgentCard([{ url: 'http://127.0.0.1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
   const service = new TaskService({ store, agent: benchAgent, card, ...(coordinator && { coordinator }) });
   await service.recover();
-  const server = await serveA2A({
-    service,
-    port: 0,
-    host: '127.0.0.1',
-    fallback: (request, response) => {
-      if (request.url !== ABORTS_PATH) return void (response.writeHead(404), response.end());
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(aborts));
-    },
+  await serveReplica(service, [async () => coordinator?.close(), () => store.close()], (request, response) => {
+    if (request.url !== ABORTS_PATH) return void (response.writeHead(404), response.end());
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(aborts));
   });
-  const shutdown = () =>
-    void (async () => {
-      await server.close();
-      await service.close();
-      await coordinator?.close();
-      await store.close();
-    })().finally(() => process.exit(0));
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
-  process.stdout.write(`READY ${server.port}\n`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

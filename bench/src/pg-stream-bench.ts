@@ -17,11 +17,11 @@
  *
  *   cd bench && npx -y pnpm@10.34.9 exec tsx src/pg-stream-bench.ts [--chunks 50,1000] [--rounds 2] [--duration 6] [--warmup 2] [--connections 16]
  */
-import { request } from 'node:http';
 import { parseArgs } from 'node:util';
-import { median, requestBody, REQUEST_HEADERS } from './http-load.js';
+import { median, requestBody } from './http-load.js';
 import { roundTrips, withBenchDatabases } from './pg-peer.js';
 import type { ServerProcess } from './server-process.js';
+import { postForEvents } from './sse-post.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -46,32 +46,12 @@ interface StreamSeen {
 
 /** Opens one stream of `slow n 0` and reads it to its end, timing each status update's arrival against its timestamp. */
 function stream(url: string, body: string, seen: StreamSeen): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { ...REQUEST_HEADERS, accept: 'text/event-stream', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}`));
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        const now = Date.now();
-        buffer += chunk;
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = block.split('\n').find((line) => line.startsWith('data:'));
-          if (data === undefined) continue;
-          seen.events++;
-          // Only status updates carry a timestamp; parse just that field.
-          const stamp = /"timestamp":"([^"]+)"/.exec(data);
-          if (stamp && data.includes('statusUpdate')) seen.delays.push(now - Date.parse(stamp[1]!));
-          if (data.includes('TASK_STATE_COMPLETED')) seen.completed = true;
-        }
-      });
-      res.on('end', resolve);
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
+  return postForEvents(url, body, (data, now) => {
+    seen.events++;
+    // Only status updates carry a timestamp; parse just that field.
+    const stamp = /"timestamp":"([^"]+)"/.exec(data);
+    if (stamp && data.includes('statusUpdate')) seen.delays.push(now - Date.parse(stamp[1]!));
+    if (data.includes('TASK_STATE_COMPLETED')) seen.completed = true;
   });
 }
 

@@ -44,8 +44,10 @@ describe('a2aAgent: an AI SDK agent served over A2A (JSON-RPC)', () => {
     const client = await start({ model });
     const events = await streamed(client);
     const chunks = artifactEvents(events);
-    expect(chunks.map((c) => (c.artifact.parts[0] as { text: string }).text)).toEqual(['Hello', ', ', 'world!']);
-    expect(chunks.map((c) => [Boolean(c.append), Boolean(c.lastChunk)])).toEqual([[false, false], [true, false], [true, true]]);
+    // Coalesced: the first delta at once, the rest merged as they come while a commit is under way.
+    expect(chunks[0]!.artifact.parts).toEqual([{ text: 'Hello' }]);
+    expect(chunks.flatMap((c) => c.artifact.parts.map((p) => ('text' in p ? p.text : ''))).join('')).toBe('Hello, world!');
+    expect(chunks.map((c) => [Boolean(c.append), Boolean(c.lastChunk)])).toEqual(chunks.map((_, i) => [i > 0, i === chunks.length - 1]));
     expect(new Set(chunks.map((c) => c.artifact.artifactId)).size).toBe(1);
     const status = lastStatus(events);
     expect(status.state).toBe('TASK_STATE_COMPLETED');
@@ -53,6 +55,14 @@ describe('a2aAgent: an AI SDK agent served over A2A (JSON-RPC)', () => {
     const task = await client.getTask({ id: chunks[0]!.taskId });
     expect(task.artifacts?.[0]?.parts.map((p) => ('text' in p ? p.text : '')).join('')).toBe('Hello, world!');
     expect((task.status.message?.metadata?.[META_KEY] as { usage: unknown }).usage).toEqual({ inputTokens: 11, outputTokens: 7, totalTokens: 18 });
+  });
+
+  it('with coalesceText: false, sends one chunk per delta, each when the next arrives', async () => {
+    const model = scriptedModel(() => [...text('Hello', ', ', 'world!'), finish()]);
+    const client = await start({ model }, { coalesceText: false });
+    const chunks = artifactEvents(await streamed(client));
+    expect(chunks.map((c) => c.artifact.parts)).toEqual([[{ text: 'Hello' }], [{ text: ', ' }], [{ text: 'world!' }]]);
+    expect(chunks.map((c) => [Boolean(c.append), Boolean(c.lastChunk)])).toEqual([[false, false], [true, false], [true, true]]);
   });
 
   it('sends reasoning, tool calls and tool results as status updates with data parts, not as artifact text', async () => {
@@ -97,7 +107,7 @@ describe('a2aAgent: an AI SDK agent served over A2A (JSON-RPC)', () => {
     expect('message' in short && short.message.parts).toEqual([{ text: 'Hi!' }]);
     const long = await client.sendMessage({ message: userMessage('long') });
     expect('task' in long && long.task.status.state).toBe('TASK_STATE_COMPLETED');
-    expect('task' in long && long.task.artifacts?.[0]?.parts).toEqual([{ text: 'a rather long answer' }]);
+    expect('task' in long && long.task.artifacts?.[0]?.parts.map((p) => ('text' in p ? p.text : '')).join('')).toBe('a rather long answer');
   });
 
   it('gives the model the referenced earlier tasks first, their turns included', async () => {

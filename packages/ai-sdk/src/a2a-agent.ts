@@ -1,4 +1,4 @@
-import type { Agent, AgentContext, Task, TelemetrySetting } from '@taskwire/core';
+import type { Agent, AgentContext, CoalesceOptions, Task, TelemetrySetting } from '@taskwire/core';
 import type { Agent as AiAgent, ModelMessage } from 'ai';
 import { streamText } from 'ai';
 import { conversationOf, modelMessages } from './model-messages.js';
@@ -15,6 +15,17 @@ export type AiSdkSource = AiAgent<any, any, any, any> | StreamTextConfig;
 export interface A2AAgentOptions {
   /** The name of the artifact the text streams into (default `response`; its id is the name and the user message's id). */
   readonly artifactName?: string;
+  /**
+   * How the text deltas become chunks of the artifact. By default (`true`,
+   * which is `{ minIntervalMs: 50 }`) they are coalesced (core's
+   * `ArtifactOptions.coalesce`): the first goes out at once, and the ones
+   * that come while a commit is in flight, or within `minIntervalMs` of the
+   * last commit, go out together in the next chunk, so an answer costs at
+   * most about 20 commits a second whatever the token rate (or one per
+   * store round trip, with `{ minIntervalMs: 0 }`). `false`: one chunk per
+   * delta, each committed before the next delta is taken.
+   */
+  readonly coalesceText?: boolean | CoalesceOptions;
   /**
    * Opt in to answering with a bare Message (no task) when a turn is short
    * and calls no tool: the text is held back (not streamed) until it grows
@@ -36,6 +47,9 @@ export interface A2AAgentOptions {
   /** Where the run's token counts go as span attributes (default: the registered OpenTelemetry SDK, if any; `false`: nowhere). */
   readonly telemetry?: TelemetrySetting;
 }
+
+/** The adapter's default pacing of text chunks: at most one commit every 50 ms per answer. */
+const DEFAULT_COALESCING: CoalesceOptions = { minIntervalMs: 50 };
 
 type Start = (messages: ModelMessage[], abortSignal: AbortSignal, ctx: AgentContext) => PromiseLike<AnyResult>;
 
@@ -60,9 +74,9 @@ function starter(source: AiSdkSource, options: A2AAgentOptions): Start {
  *   becomes the model's messages: text as text, files (`raw`, `url`) as
  *   file parts, `data` as JSON text; earlier turns replay as the SDK
  *   returned them, tool calls included;
- * - text deltas stream as chunks of one artifact (`append`, `lastChunk`);
- *   the final text is the completion message (or a bare message, see
- *   `replyWithMessage`);
+ * - text deltas stream as chunks of one artifact (`append`, `lastChunk`),
+ *   coalesced under load (see `coalesceText`); the final text is the
+ *   completion message (or a bare message, see `replyWithMessage`);
  * - reasoning, tool calls and tool results are status updates with data
  *   parts (see `ProgressData`);
  * - a tool call that needs the user's approval (the SDK's `toolApproval`)
@@ -80,6 +94,8 @@ export function a2aAgent(source: AiSdkSource, options: A2AAgentOptions = {}): Ag
   const start = starter(source, options);
   const reply = options.replyWithMessage;
   const replyMaxChars = reply === true ? 1000 : reply ? (reply.maxChars ?? 1000) : undefined;
+  const coalesceText = options.coalesceText ?? true;
+  const coalesce = coalesceText === true ? DEFAULT_COALESCING : coalesceText;
   return async (ctx) => {
     const earlier = options.earlierTasks ? await options.earlierTasks(ctx) : ctx.referencedTasks;
     const history = conversationOf(earlier, ctx.task);
@@ -96,6 +112,7 @@ export function a2aAgent(source: AiSdkSource, options: A2AAgentOptions = {}): Ag
     }
     await runTurn(ctx, result, {
       artifactName: options.artifactName ?? 'response',
+      coalesce,
       replyMaxChars,
       progress: options.progress ?? true,
       telemetry: options.telemetry,

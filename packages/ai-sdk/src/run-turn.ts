@@ -1,4 +1,4 @@
-import type { AgentContext, Struct, TelemetrySetting } from '@taskwire/core';
+import type { AgentContext, CoalesceOptions, Struct, TelemetrySetting } from '@taskwire/core';
 import type { ModelMessage, StreamTextResult, TextStreamPart, ToolSet } from 'ai';
 import { approvalQuestion } from './approvals.js';
 import type { ApprovalRequestData, ProgressData, UsageRecord } from './shapes.js';
@@ -9,6 +9,8 @@ import { recordUsageOnSpan, usageRecord } from './usage.js';
 /** What one turn needs besides the agent context and the SDK's result. */
 export interface TurnOptions {
   readonly artifactName: string;
+  /** How the text deltas are coalesced into chunks (`false`: each committed before the next is taken). */
+  readonly coalesce: false | CoalesceOptions;
   /** Buffer the text and answer with a bare message when the turn is short and used no tools (at most this many characters); undefined: always stream an artifact. */
   readonly replyMaxChars: number | undefined;
   readonly progress: boolean;
@@ -41,7 +43,7 @@ export type AnyResult = StreamTextResult<ToolSet, any, any>;
  * the task already.
  */
 export async function runTurn(ctx: AgentContext, result: AnyResult, options: TurnOptions): Promise<void> {
-  const artifact = new TextArtifact(ctx, `${options.artifactName}-${ctx.message.messageId}`, options.artifactName);
+  const artifact = new TextArtifact(ctx, `${options.artifactName}-${ctx.message.messageId}`, options.artifactName, options.coalesce);
   let streaming = options.replyMaxChars === undefined;
   let buffered = '';
   let failure: string | undefined;

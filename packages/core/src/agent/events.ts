@@ -18,6 +18,8 @@ export type AgentEvent =
       readonly append?: boolean | undefined;
       readonly lastChunk?: boolean | undefined;
       readonly metadata?: Struct | undefined;
+      /** Merge with the run's next chunks while a commit is in flight (see {@link ArtifactOptions.coalesce}). */
+      readonly coalesce?: boolean | CoalesceOptions | undefined;
     };
 
 /** Options of a status event: extra event metadata (for example `{ progress: { current, total } }`). */
@@ -61,11 +63,50 @@ export type ArtifactInit = Omit<Artifact, 'artifactId' | 'parts'> & {
   readonly text?: string;
 };
 
+/** How coalesced chunks are paced (see {@link ArtifactOptions.coalesce}). */
+export interface CoalesceOptions {
+  /**
+   * The least time, in milliseconds, from the start of one commit of the
+   * run's coalesced chunks to the start of the next (default 0: a chunk
+   * waits only while an earlier event of the run is in flight). With 50, an
+   * answer streamed at any token rate costs at most 20 commits a second;
+   * the chunks waiting go out with the first chunk that comes once the
+   * interval is over, or when the first of them has waited the interval,
+   * so none waits much longer than that while the store keeps up. The
+   * first chunk is never held.
+   */
+  readonly minIntervalMs?: number;
+}
+
 /** Options of an artifact event: `append` adds to an earlier chunk, `lastChunk` marks the final one. */
 export interface ArtifactOptions {
   readonly append?: boolean;
   readonly lastChunk?: boolean;
   readonly metadata?: Struct;
+  /**
+   * Opt in to coalescing (for token streams): a chunk emitted while an
+   * earlier event of the run is still being committed waits, and every
+   * chunk of the same artifact with `append: true` emitted meanwhile joins
+   * it, so they go out as one event in one commit when the store is free
+   * again. The stored artifact and a reader that appends the chunks get
+   * the same text (adjacent plain text parts are joined into one part;
+   * artifact fields and event metadata merge as successive chunks would,
+   * later keys winning). A chunk emitted while nothing is in flight is
+   * committed at once, so the first delta goes out without delay and the
+   * number of commits is bounded by the store's round trip, not by how
+   * often the agent emits. Emit the chunks without awaiting each one
+   * (awaiting each leaves nothing to merge); each promise still resolves
+   * only once its text is committed. Other events of the run are committed
+   * after the chunks emitted before them. When a chunk's commit fails,
+   * the chunks waiting behind it and every later coalesced chunk of the
+   * run reject with that error (so no text goes out after a gap), and a
+   * run that then ends without settling its task fails it; once the run
+   * is aborted (its task canceled) waiting chunks reject with the abort
+   * reason instead of being committed. A coalesced chunk's rejection never
+   * counts as unhandled. `{ minIntervalMs }` also spaces the commits out
+   * (see {@link CoalesceOptions}).
+   */
+  readonly coalesce?: boolean | CoalesceOptions;
 }
 
 /** An artifact event. `artifactId` defaults to `name`; `text` is shorthand for one text part. */
@@ -80,6 +121,7 @@ export function artifact(init: ArtifactInit, options: ArtifactOptions = {}): Age
     append: options.append,
     lastChunk: options.lastChunk,
     metadata: options.metadata,
+    coalesce: options.coalesce,
   };
 }
 

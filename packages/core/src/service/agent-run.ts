@@ -9,6 +9,7 @@ import type { Logger } from '../observability/logger.js';
 import type { RunObservation, RunObserver } from '../observability/run-observer.js';
 import type { Principal } from '../calls.js';
 import { RunContext, RunHandle } from './run-context.js';
+import { RunEmitter } from './run-emitter.js';
 import type { TaskEngine } from './task-engine.js';
 import { TransitionFailure } from './task-engine.js';
 import { LeaseLostError } from './coordination.js';
@@ -145,7 +146,8 @@ export class AgentRunner {
     // Its lease was lost before it started: the task is another process's now.
     if (handle.reason instanceof LeaseLostError) return;
     const observation = this.observer?.start(input);
-    const context = this.context(input, handle, observation);
+    const emitter = this.emitter(input, handle, observation);
+    const context = new RunContext(input, handle, emitter.emit);
     let outcome: unknown;
     try {
       const result = observation ? observation.with(() => this.agent(context)) : this.agent(context);
@@ -160,6 +162,10 @@ export class AgentRunner {
     } catch (error) {
       outcome = error;
     }
+    // Coalesced chunks still waiting go out before the run settles; one that failed unseen fails an unsettled task.
+    const drained = emitter.drain();
+    const failure = drained && (await drained);
+    if (failure !== undefined && outcome === undefined && !handle.settled) outcome = failure.error;
     await this.finish(input.task, handle, outcome);
     observation?.end(this.engine.peek(input.task.id)?.task, outcome);
   }
@@ -208,9 +214,10 @@ export class AgentRunner {
     }
   }
 
-  private context(input: RunInput, handle: RunHandle, observation: RunObservation | undefined): RunContext {
+  /** The run's way to the store: each agent event committed (and coalesced chunks merged) in order. */
+  private emitter(input: RunInput, handle: RunHandle, observation: RunObservation | undefined): RunEmitter {
     const taskId = input.task.id;
-    const emit = async (event: AgentEvent): Promise<void> => {
+    const commit = async (event: AgentEvent): Promise<void> => {
       if (handle.replied) {
         throw new A2AError('InvalidAgentResponse', 'The agent already answered with a message (reply), so there is no task to emit events to', { taskId });
       }
@@ -232,7 +239,7 @@ export class AgentRunner {
         throw error;
       }
     };
-    return new RunContext(input, handle, emit);
+    return new RunEmitter(commit, handle);
   }
 
   /** Answers a held-back new task with a message (no task: the message names only the context); false when the task is stored. */
