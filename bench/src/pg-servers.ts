@@ -6,6 +6,8 @@
  *   pg-servers.ts peer-pg      @a2a-js/sdk 1.3.0: DatabaseTaskStore (Kysely + pg), express, an equivalent echo agent
  *   pg-servers.ts ours-memory  Taskwire: reference agent, memory store (no database)
  *   pg-servers.ts ours-pg-unbatched / ours-pg-rewrite   ours-pg without batched commits / also rewriting the task JSON at every commit
+ *   pg-servers.ts ours-pg-cluster   ours-pg as a cluster replica (a coordinator beside the store, as the reference agent runs on PostgreSQL)
+ *   pg-servers.ts ours-pg-cluster-unbatched   the same without batched commits (each leased commit its own statement, as before they were batched)
  *
  * $BENCH_DATABASE_URL names the database (migrated by the driver). Both
  * database servers use a pool of 10 connections whose clients count their
@@ -19,8 +21,8 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import { createMemoryTaskStore, TaskService, type TaskStore } from '@taskwire/core';
-import { createPostgresTaskStore } from '@taskwire/postgres';
+import { createMemoryTaskStore, TaskService, type TaskCoordinator, type TaskStore } from '@taskwire/core';
+import { createPostgresCoordinator, createPostgresTaskStore, type PostgresTaskStoreOptions } from '@taskwire/postgres';
 import { referenceAgent, referenceAgentCard } from '@taskwire/reference-agent';
 import { serveA2A } from '@taskwire/server-http';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -55,16 +57,22 @@ function answerRoundTrips(_request: IncomingMessage, response: ServerResponse): 
 
 type Stop = () => Promise<void>;
 
-async function ours(store: TaskStore): Promise<[number, Stop]> {
+async function ours(store: TaskStore, coordinator?: TaskCoordinator & { close(): Promise<void> }): Promise<[number, Stop]> {
   const card = referenceAgentCard([{ url: `http://127.0.0.1${JSON_RPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
-  const service = new TaskService({ store, agent: referenceAgent, card });
+  const service = new TaskService({ store, agent: referenceAgent, card, ...(coordinator && { coordinator }) });
   const server = await serveA2A({
     service,
     port: 0,
     host: '127.0.0.1',
     fallback: (request, response) => (request.url === ROUND_TRIPS_PATH ? answerRoundTrips(request, response) : (response.writeHead(404), response.end())),
   });
-  return [server.port, async () => (await server.close(), await service.close(), await store.close())];
+  return [server.port, async () => (await server.close(), await service.close(), await coordinator?.close(), await store.close())];
+}
+
+/** ours-pg as one replica of a cluster: the store and its coordinator (leases, LISTEN/NOTIFY), as the reference agent runs on PostgreSQL. */
+async function replica(options: Partial<PostgresTaskStoreOptions> = {}): Promise<[number, Stop]> {
+  const store = await createPostgresTaskStore({ pool: countingPool(), ...options });
+  return ours(store, await createPostgresCoordinator({ store }));
 }
 
 async function peer(): Promise<[number, Stop]> {
@@ -85,6 +93,8 @@ const kinds: Record<string, () => Promise<[number, Stop]>> = {
   // The same, one statement per commit (no batches), and also writing the task's JSON at every commit (as before snapshots).
   'ours-pg-unbatched': async () => ours(await createPostgresTaskStore({ pool: countingPool(), batchCommits: false })),
   'ours-pg-rewrite': async () => ours(await createPostgresTaskStore({ pool: countingPool(), batchCommits: false, snapshots: { events: 0 } })),
+  'ours-pg-cluster': () => replica(),
+  'ours-pg-cluster-unbatched': () => replica({ batchCommits: false }),
   'peer-pg': peer,
   'ours-memory': () => ours(createMemoryTaskStore()),
 };

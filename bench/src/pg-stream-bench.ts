@@ -16,15 +16,23 @@
  * just before it is committed) to its arrival at the client.
  *
  *   cd bench && npx -y pnpm@10.34.9 exec tsx src/pg-stream-bench.ts [--chunks 50,1000] [--rounds 2] [--duration 6] [--warmup 2] [--connections 16]
+ *
+ * With `--cluster`, the servers run as cluster replicas (see
+ * `pg-stream-cluster.ts`): `--connections` is then a list of concurrencies
+ * (default 50,1000), `--chunks` one N (default 50).
+ *
+ *   cd bench && npx -y pnpm@10.34.9 exec tsx src/pg-stream-bench.ts --cluster [--connections 50,1000] [--chunks 50] [--rounds 2] [--duration 6] [--warmup 2]
  */
 import { parseArgs } from 'node:util';
 import { median, requestBody } from './http-load.js';
 import { roundTrips, withBenchDatabases } from './pg-peer.js';
 import type { ServerProcess } from './server-process.js';
-import { postForEvents } from './sse-post.js';
+import { stream, type StreamSeen } from './sse-stream.js';
+import { clusterMode } from './pg-stream-cluster.js';
 
 const { values: args } = parseArgs({
   options: {
+    cluster: { type: 'boolean', default: false },
     chunks: { type: 'string', default: '50,1000' },
     rounds: { type: 'string', default: '2' },
     duration: { type: 'string', default: '6' },
@@ -36,24 +44,6 @@ const { values: args } = parseArgs({
 const [ROUNDS, DURATION, WARMUP, CONNECTIONS] = [args.rounds, args.duration, args.warmup, args.connections].map(Number) as [number, number, number, number];
 const CHUNKS = args.chunks.split(',').map(Number);
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-/** What one stream saw: its events, and the delays (ms) of its timestamped status updates. */
-interface StreamSeen {
-  events: number;
-  completed: boolean;
-  readonly delays: number[];
-}
-
-/** Opens one stream of `slow n 0` and reads it to its end, timing each status update's arrival against its timestamp. */
-function stream(url: string, body: string, seen: StreamSeen): Promise<void> {
-  return postForEvents(url, body, (data, now) => {
-    seen.events++;
-    // Only status updates carry a timestamp; parse just that field.
-    const stamp = /"timestamp":"([^"]+)"/.exec(data);
-    if (stamp && data.includes('statusUpdate')) seen.delays.push(now - Date.parse(stamp[1]!));
-    if (data.includes('TASK_STATE_COMPLETED')) seen.completed = true;
-  });
-}
 
 /** Result of one measured run. */
 interface Sample {
@@ -93,6 +83,17 @@ async function run(server: ServerProcess, n: number, seconds: number, pgCpu: () 
 }
 
 async function main(): Promise<void> {
+  if (args.cluster) {
+    const given = (name: string) => process.argv.includes(`--${name}`);
+    return clusterMode({
+      chunks: given('chunks') ? Number(args.chunks) : 50,
+      concurrency: (given('connections') ? args.connections : '50,1000').split(',').map(Number),
+      servers: (given('servers') ? args.servers : 'ours-pg-cluster,ours-pg-cluster-unbatched,peer-pg').split(','),
+      rounds: ROUNDS,
+      warmup: WARMUP,
+      duration: DURATION,
+    });
+  }
   await withBenchDatabases(async (start, cluster) => {
     const servers: ServerProcess[] = [];
     for (const kind of args.servers.split(',')) servers.push(await start(kind));

@@ -6,12 +6,13 @@ import { REQUEST_HEADERS } from './http-load.js';
  * `onData(data, now)` with the `data:` payload of each event (the prefix
  * taken off), `now` being when its bytes arrived (ms since the epoch, with
  * a fraction). Resolves when the stream ends; rejects on a status other
- * than 200, a network error, or a throw of `onData` (the request is then
- * dropped).
+ * than 200, a network error, an abort of `signal`, or a throw of `onData`
+ * (the request is then dropped).
  */
-export function postForEvents(url: string, body: string, onData: (data: string, now: number) => void): Promise<void> {
+export function postForEvents(url: string, body: string, onData: (data: string, now: number) => void, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { ...REQUEST_HEADERS, accept: 'text/event-stream', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const headers = { ...REQUEST_HEADERS, accept: 'text/event-stream', 'content-length': Buffer.byteLength(body) };
+    const req = request(url, { method: 'POST', headers, ...(signal && { signal }) }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}`));
       res.setEncoding('utf8');
       let buffer = '';

@@ -1,4 +1,6 @@
+import type { LeaseCondition } from '@taskwire/core';
 import { TERMINAL_STATE_LIST } from './migrations.js';
+import { clusterParameters, leaseSql } from './task-sql.js';
 
 /** One update of a batch: the scalar columns, the task JSON (null: the commit only appends), its events, the version it read. */
 export interface BatchedUpdate {
@@ -10,6 +12,8 @@ export interface BatchedUpdate {
   readonly task: string | null;
   readonly events: readonly string[];
   readonly expectedVersion: number;
+  /** A replica's commit: the lease it keeps (see `CommitRequest.lease`). */
+  readonly lease?: LeaseCondition | undefined;
 }
 
 /**
@@ -25,40 +29,56 @@ export interface BatchedUpdate {
  * events within it are kept. Returns `i` (the 1-based index of the update
  * in the batch), `version` and `last_sequence` per stored update. Its
  * values come from {@link batchValues}.
+ *
+ * With `leases` (replicas sharing the tables), each row also carries its own
+ * lease condition and keeps its task's lease exactly as the single update
+ * of a replica does (`leaseSql`): a hold whose lease is no longer its
+ * writer's is refused alone, a claim draws its own epoch (returned as
+ * `lease_epoch`).
  */
-export function batchStatement(S: string, bounded: boolean): string {
+export function batchStatement(S: string, bounded: boolean, leases = false): string {
+  const lease = leases
+    ? leaseSql(S, { holder: 'c.holder', epoch: 'c.epoch', claim: 'c.claim', ttl: 'c.ttl', ifFree: 'c.if_free', state: 'c.state' })
+    : undefined;
   const set = `context_id = c.context_id, state = c.state, status_key = c.status_key, version = t.version + 1,
-        last_sequence = t.last_sequence + c.n, updated_at = now()`;
-  const where = `t.id = c.id AND t.version = c.expected AND t.owner = c.owner AND t.state NOT IN ${TERMINAL_STATE_LIST}`;
+        last_sequence = t.last_sequence + c.n, updated_at = now()${lease ? `, ${lease.updated}` : ''}`;
+  const where = `t.id = c.id AND t.version = c.expected AND t.owner = c.owner AND t.state NOT IN ${TERMINAL_STATE_LIST}${lease ? ` AND ${lease.held}` : ''}`;
+  const returning = `RETURNING c.i, t.id, t.version, t.last_sequence, c.n${lease ? ', t.lease_epoch' : ''}`;
+  const leaseColumns = lease ? ', $12::text[], $13::integer[], $14::boolean[], $15::double precision[], $16::boolean[]' : '';
+  const bound = `$${lease ? 17 : 12}::bigint`;
   return `WITH c AS (
-      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::integer[])
-        WITH ORDINALITY AS c(id, owner, context_id, state, status_key, task, expected, n, i)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::integer[]${leaseColumns})
+        WITH ORDINALITY AS c(id, owner, context_id, state, status_key, task, expected, n${lease ? ', holder, epoch, claim, ttl, if_free' : ''}, i)
     ), written AS (
       UPDATE ${S}.tasks t SET ${set}, task = c.task, snapshot_sequence = NULL
       FROM c WHERE c.task IS NOT NULL AND ${where}
-      RETURNING c.i, t.id, t.version, t.last_sequence, c.n
+      ${returning}
     ), appended AS (
       UPDATE ${S}.tasks t SET ${set}, snapshot_sequence = COALESCE(t.snapshot_sequence, t.last_sequence)
       FROM c WHERE c.task IS NULL AND ${where}
-      RETURNING c.i, t.id, t.version, t.last_sequence, c.n
+      ${returning}
     ), updated AS (
       SELECT * FROM written UNION ALL SELECT * FROM appended
     ), logged AS (
       INSERT INTO ${S}.task_events (task_id, sequence, event)
       SELECT u.id, u.last_sequence - u.n + e.k, e.event
-      FROM updated u JOIN unnest($9::text[], $10::integer[], $11::integer[]) AS e(event, i, k) ON e.i = u.i${bounded ? ' WHERE e.k > u.n - $12::bigint' : ''}
+      FROM updated u JOIN unnest($9::text[], $10::integer[], $11::integer[]) AS e(event, i, k) ON e.i = u.i${bounded ? ` WHERE e.k > u.n - ${bound}` : ''}
     )${
       bounded
         ? `, pruned AS (
-      DELETE FROM ${S}.task_events d USING updated u WHERE d.task_id = u.id AND d.sequence <= u.last_sequence - $12::bigint
+      DELETE FROM ${S}.task_events d USING updated u WHERE d.task_id = u.id AND d.sequence <= u.last_sequence - ${bound}
     )`
         : ''
     }
-    SELECT i, version, last_sequence FROM updated`;
+    SELECT i, version, last_sequence${lease ? ', lease_epoch' : ''} FROM updated`;
 }
 
-/** The values of {@link batchStatement} for `updates` (and the retention `bound`, when the statement is `bounded`). */
-export function batchValues(updates: readonly BatchedUpdate[], bound: number | undefined): unknown[] {
+/**
+ * The values of {@link batchStatement} for `updates` (and the retention
+ * `bound`, when the statement is `bounded`); with `leases`, each update's
+ * lease columns too.
+ */
+export function batchValues(updates: readonly BatchedUpdate[], bound: number | undefined, leases = false): unknown[] {
   const events: string[] = [];
   const owners: number[] = [];
   const positions: number[] = [];
@@ -83,6 +103,10 @@ export function batchValues(updates: readonly BatchedUpdate[], bound: number | u
     owners,
     positions,
   ];
+  if (leases) {
+    const terms = updates.map((u) => clusterParameters(u.lease));
+    for (let k = 0; k < 5; k++) values.push(terms.map((t) => t[k]));
+  }
   if (bound !== undefined) values.push(bound);
   return values;
 }

@@ -27,16 +27,18 @@ interface Batched {
 }
 
 /**
- * How the PostgreSQL task store writes commits: a create or a replica's
- * commit as one statement; the updates of one process in batches (one
- * statement per event-loop turn, see {@link CommitBatcher}); and, for a
+ * How the PostgreSQL task store writes commits: a create as one statement;
+ * the updates of a process in batches (one statement per event-loop turn,
+ * see {@link CommitBatcher}; a replica's rows each keep their own lease
+ * condition, so a lost lease refuses only its own commit); and, for a
  * commit that only appends, the events without the task's JSON while its
  * snapshot is recent enough (see {@link SnapshotLags}).
  */
 export class TaskCommits {
   private readonly lags: SnapshotLags;
   private readonly batcher: CommitBatcher<Batched, CommitResult> | undefined;
-  private readonly batchSql: string;
+  /** The batch statement alone, and the one of replicas sharing the tables (keeping each row's lease). */
+  private readonly batchSql: { readonly alone: string; readonly leased: string };
 
   constructor(
     private readonly store: CommitStore,
@@ -45,7 +47,7 @@ export class TaskCommits {
     options: { readonly snapshots?: SnapshotOptions | undefined; readonly batchCommits?: boolean | undefined },
   ) {
     this.lags = new SnapshotLags(options.snapshots, maxEvents);
-    this.batchSql = batchStatement(schema, maxEvents !== undefined);
+    this.batchSql = { alone: batchStatement(schema, maxEvents !== undefined), leased: batchStatement(schema, maxEvents !== undefined, true) };
     if (options.batchCommits !== false) this.batcher = new CommitBatcher((commits) => this.commitBatch(commits));
   }
 
@@ -66,9 +68,10 @@ export class TaskCommits {
       task: null,
       events: request.events.map((event) => JSON.stringify(event)),
       expectedVersion: request.expectedVersion,
+      lease: request.lease,
     };
-    // Updates of one process (no leases) go in batches; creates and replicas' commits are single statements.
-    if (this.batcher !== undefined && request.expectedVersion !== 0 && this.store.notifier() === undefined) return this.batcher.add(update.id, { request, update });
+    // Updates go in batches (a replica's each with its own lease condition); creates are single statements.
+    if (this.batcher !== undefined && request.expectedVersion !== 0) return this.batcher.add(update.id, { request, update });
     return this.commitOne(request, update);
   }
 
@@ -104,9 +107,12 @@ export class TaskCommits {
     }
     const row = rows[0];
     if (row === undefined) return Promise.reject(await this.refused(request));
-    const stored = this.stored(request, update, row.version, Number(row.last_sequence));
-    // A claim's epoch is drawn from the schema's sequence (see task-sql.ts), not the version.
-    return request.lease?.kind === 'claim' && typeof row.lease_epoch === 'number' ? { ...stored, leaseEpoch: row.lease_epoch } : stored;
+    return this.claimed(request, this.stored(request, update, row.version, Number(row.last_sequence)), row.lease_epoch);
+  }
+
+  /** A claim's result carries its epoch, drawn from the schema's sequence (see task-sql.ts), not the version. */
+  private claimed(request: CommitRequest, stored: CommitResult, epoch: number | null | undefined): CommitResult {
+    return request.lease?.kind === 'claim' && typeof epoch === 'number' ? { ...stored, leaseEpoch: epoch } : stored;
   }
 
   /** Stores a batch of updates of distinct tasks in one statement (one alone as {@link commitOne} does). */
@@ -116,9 +122,11 @@ export class TaskCommits {
       return [await this.commitOne(request, update).catch((error: unknown) => ({ failed: error }))];
     }
     const updates = commits.map(({ request, update }) => this.withTask(request, update));
-    let rows: { i: string; version: number; last_sequence: string }[];
+    const leased = this.store.notifier() !== undefined;
+    let rows: { i: string; version: number; last_sequence: string; lease_epoch?: number | null }[];
     try {
-      ({ rows } = await this.store.query<{ i: string; version: number; last_sequence: string }>(this.batchSql, batchValues(updates, this.maxEvents), 'storing tasks', true));
+      const text = leased ? this.batchSql.leased : this.batchSql.alone;
+      ({ rows } = await this.store.query<{ i: string; version: number; last_sequence: string; lease_epoch?: number | null }>(text, batchValues(updates, this.maxEvents, leased), 'storing tasks', true));
     } catch (error) {
       for (const update of updates) this.lags.forget(update.id);
       throw error;
@@ -128,7 +136,7 @@ export class TaskCommits {
       commits.map(async ({ request }, i) => {
         const row = stored.get(i);
         if (row === undefined) return { failed: await this.refused(request) };
-        return this.stored(request, updates[i]!, row.version, Number(row.last_sequence));
+        return this.claimed(request, this.stored(request, updates[i]!, row.version, Number(row.last_sequence)), row.lease_epoch);
       }),
     );
   }

@@ -77,7 +77,10 @@ export function taskStatements(S: string, maxEvents: number | undefined, leases 
   const bounded = maxEvents !== undefined && maxEvents !== Infinity;
   // With a bound ($9), only the events within it are written.
   const keep = (bound: string) => (bounded ? ` WHERE e.n > cardinality($7::text[]) - ${bound}` : '');
-  const c = leases ? leaseSql(S, bounded ? 10 : 9) : undefined;
+  const n = bounded ? 10 : 9;
+  const c = leases
+    ? leaseSql(S, { holder: `$${n}::text`, epoch: `$${n + 1}::integer`, claim: `$${n + 2}::boolean`, ttl: `$${n + 3}::double precision`, ifFree: `$${n + 4}::boolean`, state: '$4' })
+    : undefined;
   const epoch = c ? ', lease_epoch' : '';
   const create = `WITH created AS (
       INSERT INTO ${S}.tasks (id, owner, context_id, state, status_key, version, last_sequence, task, trace${c ? ', lease_holder, lease_epoch, lease_expires_at' : ''})
@@ -124,20 +127,32 @@ export function taskStatements(S: string, maxEvents: number | undefined, leases 
   };
 }
 
+/** The SQL expressions a commit's lease parts are written with (parameters, or the columns of a batch's rows). */
+export interface LeaseTerms {
+  readonly holder: string;
+  readonly epoch: string;
+  readonly claim: string;
+  readonly ttl: string;
+  readonly ifFree: string;
+  /** The state the commit leaves the task in. */
+  readonly state: string;
+}
+
 /**
- * The lease parts of a replica's commit, its parameters numbered from `n`
- * (see {@link clusterParameters}). A lease belongs to a run: a claim gives
+ * The lease parts of a replica's commit, written with `terms` (see
+ * {@link clusterParameters} for their values). A lease belongs to a run: a claim gives
  * it to the run the commit starts (epoch: the next of the schema's epoch
  * sequence, so epochs never repeat for a task id, even one deleted and
  * created again; the count of take-overs starts again), a hold is refused unless the
  * lease is still that run's, a commit that leaves the task terminal
  * releases it, and one that leaves it interrupted keeps it with its run
  * (which may go on by itself; interrupted tasks are never taken over).
+ * The `updated` and `held` parts name the row's lease columns unqualified.
  */
-function leaseSql(S: string, n: number) {
-  const [holder, epoch, claim, ttl, ifFree] = [`$${n}::text`, `$${n + 1}::integer`, `$${n + 2}::boolean`, `$${n + 3}::double precision`, `$${n + 4}::boolean`];
-  const live = `$4 NOT IN ${TERMINAL_STATE_LIST}`;
-  const ended = `$4 IN ${TERMINAL_STATE_LIST}`;
+export function leaseSql(S: string, terms: LeaseTerms) {
+  const { holder, epoch, claim, ttl, ifFree } = terms;
+  const live = `${terms.state} NOT IN ${TERMINAL_STATE_LIST}`;
+  const ended = `${terms.state} IN ${TERMINAL_STATE_LIST}`;
   const expiry = `now() + ${ttl} * interval '1 millisecond'`;
   return {
     // A claim never names an epoch (it draws one) and a new row has no lease to be free of: the tests only type those parameters.

@@ -47,9 +47,10 @@ export interface PostgresTaskStoreOptions extends PostgresConnectionOptions, Tas
    * Stores the updates made in one event-loop turn together, in one
    * statement (default true): many streaming tasks then cost one round trip
    * and one transaction per turn instead of one per event. Each commit still
-   * resolves only once stored, with its own outcome. Creates, and the
-   * commits of replicas sharing the tables (`shareCommits`), are always
-   * single statements.
+   * resolves only once stored, with its own outcome. The commits of
+   * replicas sharing the tables (`shareCommits`) are batched too, each row
+   * under its own lease condition (a lost lease refuses only its own
+   * commit). Creates are always single statements.
    */
   readonly batchCommits?: boolean;
 }
