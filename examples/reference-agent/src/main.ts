@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// `pnpm start`: the reference agent on every transport. Prints what it serves
+// `npm start`: the reference agent on every transport. Prints what it serves
 // and how to talk to it; stops cleanly on SIGINT/SIGTERM.
 import './grpc-verbosity.js';
 import { redactUrl } from '@taskwire/postgres';
 import { consoleLogger } from './console-logger.js';
 import { optionsOrExit, stopOnSignals, urlLines } from './command-line.js';
 import { serveAll } from './serve-all.js';
-import { migrationLine, startupFailure } from './startup-message.js';
+import { migrationLine, startupFailure, tryLines } from './startup-message.js';
 import { startTelemetry } from './telemetry.js';
 
 const logger = consoleLogger();
@@ -22,7 +22,6 @@ const agent = await serveAll(options, logger).catch((error: unknown) => {
   console.error(startupFailure(error, options.store));
   process.exit(1);
 });
-const key = options.apiKey ? ` -H 'x-api-key: ${options.apiKey}'` : '';
 const storeName =
   options.store.kind === 'memory'
     ? 'memory store'
@@ -41,9 +40,7 @@ console.log(`Taskwire reference agent (${storeName})
 ${urlLines(agent)}${behind}
 
 Try:
-  curl -s ${agent.urls.jsonRpc} -H 'content-type: application/json' -H 'A2A-Version: 1.0'${key} \\
-    -d '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"echo hello"}]}}}'
-  npm run taskwire -- send ${agent.baseUrl} "provide a sunset quote"
+${tryLines({ baseUrl: agent.baseUrl, jsonRpc: agent.urls.jsonRpc, apiKey: options.apiKey, oidc: options.oidc })}
 Press Ctrl+C to stop.`);
 
 // Spans still buffered go out before the process exits.

@@ -32,7 +32,7 @@ export interface AgentOptions {
 export const DEFAULT_DRAIN_GRACE_MS = 10_000;
 
 /** The usage text printed by `--help` and on bad options. */
-export const USAGE = `Usage: pnpm start [-- options]
+export const USAGE = `Usage: npm start [-- options]
   --port <n>          HTTP port: JSON-RPC /a2a/jsonrpc, HTTP+JSON /a2a/rest, WebSocket /a2a/ws, card, web page (default 41241)
   --grpc-port <n>     gRPC port (default: HTTP port + 1)
   --host <addr>       address to listen on (default 127.0.0.1)

@@ -24,3 +24,37 @@ export function migrationLine(result: MigrationResult): string {
   const steps = result.applied.map((m) => `${m.version} (${m.name})`).join(', ');
   return `schema "${result.schema}" migrated from version ${result.from} to ${result.version}: applied ${steps}`;
 }
+
+/** What {@link tryLines} needs of the running agent and its options. */
+export interface TryTarget {
+  /** The agent's own base URL (`http://127.0.0.1:41241`). */
+  readonly baseUrl: string;
+  /** Its JSON-RPC endpoint. */
+  readonly jsonRpc: string;
+  readonly apiKey: string | undefined;
+  readonly oidc?: { readonly issuer: string; readonly audience: string } | undefined;
+}
+
+/**
+ * The "Try:" lines printed at start: a `curl` of the JSON-RPC endpoint and
+ * a CLI call from the clone, each carrying what the agent requires: the API
+ * key; with an OpenID provider, a client-credentials token for the
+ * audience (the CLI gets it from the issuer; `curl` takes it from `$TOKEN`,
+ * for which the lines say how to get one). Calls without them would only be refused.
+ */
+export function tryLines(target: TryTarget): string {
+  const body = `-d '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"echo hello"}]}}}'`;
+  const curl = (auth: string) => `  curl -s ${target.jsonRpc} -H 'content-type: application/json' -H 'A2A-Version: 1.0'${auth} \\\n    ${body}`;
+  if (target.oidc === undefined) {
+    const key = target.apiKey ? ` -H 'x-api-key: ${target.apiKey}'` : '';
+    const cliKey = target.apiKey ? ` --api-key '${target.apiKey}'` : '';
+    return `${curl(key)}\n  npm run taskwire -- send ${target.baseUrl} "provide a sunset quote"${cliKey}`;
+  }
+  const { issuer, audience } = target.oidc;
+  return `  # every call needs a token from ${issuer} for ${audience} (a client of that provider, client credentials):
+  export TASKWIRE_CLIENT_SECRET=YOUR_CLIENT_SECRET
+  npm run taskwire -- send ${target.baseUrl} "provide a sunset quote" --client-id YOUR_CLIENT_ID --issuer ${issuer} \\
+    --resource ${audience} --scope 'tasks:read tasks:write'
+  # or with a token you already have (TOKEN=...):
+${curl(` -H "authorization: Bearer $TOKEN"`)}`;
+}

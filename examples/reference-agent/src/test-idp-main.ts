@@ -1,4 +1,4 @@
-// `pnpm --filter @taskwire/reference-agent idp`: a real OpenID provider (oidc-provider) on 127.0.0.1 for trying
+// `npx -y pnpm@10.34.9 --filter @taskwire/reference-agent idp` (from the repository root): a real OpenID provider (oidc-provider) on 127.0.0.1 for trying
 // the reference agent with --oidc-issuer; it issues client-credentials JWTs to one demo client.
 import { parseArgs } from 'node:util';
 import { startTestIdp } from '@taskwire/auth/testing';
@@ -14,8 +14,8 @@ console.log(`Test OpenID provider (development only)
   client     ${client.clientId} (secret: ${client.clientSecret}; scopes ${client.scopes.join(' ')})
   audience   ${values.audience}
 
-Serve the agent:  pnpm start -- --store memory --oidc-issuer ${idp.issuer} --audience ${values.audience}
-Call it:          TASKWIRE_CLIENT_SECRET=${client.clientSecret} pnpm taskwire send ${new URL(values.audience!).host} echo hello \\
+Serve the agent:  npm start -- --store memory --port ${new URL(values.audience!).port} --oidc-issuer ${idp.issuer} --audience ${values.audience}
+Call it:          TASKWIRE_CLIENT_SECRET=${client.clientSecret} npm run taskwire -- send ${new URL(values.audience!).host} echo hello \\
                     --client-id ${client.clientId} --issuer ${idp.issuer} --resource ${values.audience} --scope 'tasks:read tasks:write'`);
 const stop = () => void idp.close().then(
     () => process.exit(0),

@@ -77,7 +77,7 @@ export function withMissingCredentialHint(transport: Transport, card: AgentCard)
     isUnauthenticated(error)
       ? new A2AError(
           'Unauthenticated',
-          `${card.name} requires credentials and none is configured: it accepts ${required}. Pass auth (a token provider: staticToken, clientCredentials) or headers to createClient (CLI: --token, --client-id/--token-url, --api-key)`,
+          `${card.name} requires credentials and none is configured: it accepts ${required}. Pass auth (a token provider: staticToken, clientCredentials) or headers to createClient (CLI: --token, --client-id with --issuer or --token-url, --api-key)`,
           (error as A2AError).metadata,
         )
       : error;
