@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm start` here: the AI SDK travel agent on every transport of the
+// `npm start` here: the AI SDK travel agent on every transport of the
 // reference setup (JSON-RPC, HTTP+JSON, WebSocket, gRPC, the card, the web
 // page). Takes the reference agent's options (--port, --store, ...).
 import './needs-node-22.js';
@@ -15,7 +15,8 @@ const running = await serveAll(options, consoleLogger(), { agent: a2aAgent(trave
 });
 console.log(`Taskwire AI SDK travel agent, on ${name}
 ${urlLines(running)}
-Try: npm run taskwire -- send ${running.baseUrl} "book Lisbon"   (then: approve)
+Try:
+  npm run taskwire -- send ${running.baseUrl} "book Lisbon"   # then answer: approve
 Press Ctrl+C to stop.`);
 
 stopOnSignals(running, options.drainGraceMs);

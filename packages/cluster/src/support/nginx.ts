@@ -85,6 +85,15 @@ export function nginxConfig(listen: Listen, upstreams: Upstreams, dir: string): 
   block = swap(block, 'listen 8080;', `listen 127.0.0.1:${listen.http};`);
   block = swap(block, 'listen 8081 http2;', `listen 127.0.0.1:${listen.grpc} http2;`);
   block = swap(block, 'proxy_pass http://taskwire_http;', 'proxy_pass http://taskwire_http;\n    add_header X-Served-By $upstream_addr always;');
+  return nginxMainConfig(block, dir);
+}
+
+/**
+ * A whole nginx configuration around an `http`-context `block`: a
+ * foreground, single-process nginx whose files (pid, logs, temporary
+ * files) stay in `dir`.
+ */
+export function nginxMainConfig(block: string, dir: string): string {
   return `daemon off;
 master_process off;
 worker_processes 1;

@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestIdp } from '../packages/auth/src/testing.js';
+import { startTestIdp } from '../packages/auth/src/testing.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureNginx, reservePorts, type ReservedPorts } from '../packages/cluster/src/support/nginx.js';
+import { docCommands } from './readme-commands/extract.js';
+import type { Served } from './readme-commands/shell.js';
+import { freePortPair, runCommand, serveCommand } from './readme-commands/shell.js';
+import { runbookNginx, swapNames, type Names } from './production-runbook/names.js';
+
+// docs/production.md, run as written: its commands in its order, with its
+// names (public URL, issuer, replicas, database) swapped for what this
+// test runs: two replicas (`npm start` as the runbook says) on a fresh
+// PostgreSQL database, nginx with the runbook's block in front, and a real
+// OpenID provider (@taskwire/auth/testing) issuing client-credentials
+// tokens for the runbook's audience. A command of a kind this test does not
+// know fails it: the page and the test cannot drift apart.
+const root = join(import.meta.dirname, '..');
+const DOC = 'docs/production.md';
+const markdown = readFileSync(join(root, DOC), 'utf8');
+const commands = docCommands(DOC, markdown).map((c) => c.command);
+const database = process.env.TASKWIRE_TEST_DATABASE_URL;
+const READY = 'Press Ctrl+C to stop.';
+const REPLICAS = 2;
+
+describe('docs/production.md, step by step', () => {
+  let idp: TestIdp;
+  let nginxPorts: ReservedPorts;
+  let names: Names;
+  let pool: import('pg').Pool;
+  let dbName: string;
+  const replicas: Served[] = [];
+  let nginx: { stop(): Promise<void> } | undefined;
+  beforeAll(async () => {
+    if (database === undefined) throw new Error('TASKWIRE_TEST_DATABASE_URL is needed (bash scripts/start-postgres.sh)');
+    ensureNginx();
+    nginxPorts = await reservePorts();
+    const publicUrl = `http://127.0.0.1:${nginxPorts.http}`;
+    idp = await startTestIdp({ audience: `${publicUrl}/a2a`, clients: [{ clientId: 'ops-check', clientSecret: 'replace-with-the-secret', scopes: ['tasks:read', 'tasks:write'] }] });
+    const { Pool } = createRequire(join(root, 'packages/postgres/package.json'))('pg') as typeof import('pg');
+    pool = new Pool({ connectionString: database, max: 1 });
+    dbName = `tw_runbook_${process.pid}`;
+    await pool.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await pool.query(`CREATE DATABASE ${dbName}`);
+    const url = new URL(database);
+    url.pathname = `/${dbName}`;
+    const ports: number[] = [];
+    for (let i = 0; i < REPLICAS; i++) ports.push(await freePortPair());
+    names = { publicUrl, publicGrpc: nginxPorts.grpcUrl, issuer: idp.issuer, database: url.toString(), replicaPorts: ports };
+  });
+  afterAll(async () => {
+    for (const r of replicas) await r.stop();
+    await nginx?.stop();
+    await idp?.close();
+    if (pool) {
+      await pool.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await pool.end();
+    }
+  });
+
+  /** Starts nginx in the foreground with the runbook's block (its names swapped) and waits until it takes connections. */
+  async function startNginx(): Promise<void> {
+    const dir = await mkdtemp(join(tmpdir(), 'taskwire-runbook-nginx-'));
+    const conf = join(dir, 'nginx.conf');
+    await writeFile(conf, runbookNginx(markdown, names, nginxPorts, dir));
+    await nginxPorts.release();
+    const child = spawn('/usr/sbin/nginx', ['-p', dir, '-e', join(dir, 'error.log'), '-c', conf], { stdio: 'ignore' });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    nginx = {
+      async stop() {
+        if (child.exitCode === null) child.kill('SIGQUIT');
+        await exited;
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+    for (let i = 0; ; i++) {
+      if (child.exitCode !== null) throw new Error(`nginx exited at start: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
+      const up = await fetch(`${names.publicUrl}/healthz`).then((r) => r.ok, () => false);
+      if (up) return;
+      await new Promise((resolve) => setTimeout(resolve, 50)); // polling nginx's start-up, not a synchronisation of the system under test
+    }
+  }
+
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  async function expectRuns(line: string): Promise<string> {
+    const ran = await runCommand(line, root, env);
+    expect(ran.code, `$ ${line}\n${ran.stdout}${ran.stderr}`).toBe(0);
+    return ran.stdout;
+  }
+  const readyz = async (port: number) => (await fetch(`http://127.0.0.1:${port}/readyz`)).status;
+
+  it('runs every command of the page, as written, in order; the cluster serves through nginx with tokens, and survives a rolling restart', async () => {
+    let replicaCommand: string | undefined;
+    for (const command of commands) {
+      const lines = swapNames(command, names);
+      if (/^export \w+=/.test(command)) {
+        const [, name, value] = /^export (\w+)=(.*)$/.exec(lines[0]!)!;
+        env[name!] = (await runCommand(`printf %s ${value}`, root, env)).stdout;
+      } else if (/^npm start -- /.test(command)) {
+        // Step 3: one process per replica, then nginx (step 4) in front of them.
+        replicaCommand = command;
+        for (const line of lines) {
+          const served = await serveCommand(line, root, env, READY);
+          expect(served.stdout()).toContain(`the card points clients at ${names.publicUrl}`);
+          replicas.push(served);
+        }
+        await startNginx();
+      } else if (/^(npm run taskwire(-postgres)? -- |curl -fsS )/.test(command)) {
+        for (const line of lines) await expectRuns(line);
+        if (/ contract /.test(command)) continue;
+        if (/taskwire-postgres -- migrate/.test(command) && replicas.length > 0) {
+          // Step 7.2, roll: each replica in turn stopped with SIGTERM (it drains), started again with its command, ready before the next.
+          for (let i = 0; i < replicas.length; i++) {
+            await replicas[i]!.stop('SIGTERM');
+            replicas[i] = await serveCommand(swapNames(replicaCommand!, names)[i]!, root, env, READY);
+            expect(await readyz(names.replicaPorts[i]!)).toBe(200);
+            await expectRuns(swapNames(commands.find((c) => c.includes('taskwire -- send'))!, names)[0]!);
+          }
+        }
+      } else {
+        throw new Error(`${DOC} has a command this test does not know how to run: ${command}`);
+      }
+    }
+    expect(replicas).toHaveLength(REPLICAS);
+    // What the page says besides its commands: the card lists the public URLs only, and a call without a token is refused, saying how to give one.
+    const card = (await (await fetch(`${names.publicUrl}/.well-known/agent-card.json`)).json()) as { supportedInterfaces: { url: string }[] };
+    for (const i of card.supportedInterfaces) expect(i.url.includes(String(nginxPorts.http)) || i.url === names.publicGrpc, i.url).toBe(true);
+    const anonymous = await runCommand(`npm run --silent taskwire -- list ${names.publicUrl}`, root, env);
+    expect(anonymous.code).not.toBe(0);
+    expect(anonymous.stderr).toMatch(/requires credentials and none is configured.*--issuer/s);
+  }, 900_000);
+});
