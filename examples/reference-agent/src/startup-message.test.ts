@@ -1,6 +1,6 @@
 import { A2AError } from '@taskwire/core';
 import { describe, expect, it } from 'vitest';
-import { migrationLine, startupFailure } from './startup-message.js';
+import { migrationLine, startupFailure, tryLines } from './startup-message.js';
 
 const postgres = { kind: 'postgres' as const, url: 'postgres://app:secret@db.example:5432/tasks', schema: 'taskwire', migrate: true, leaseTtlMs: undefined };
 
@@ -31,5 +31,17 @@ describe('what the agent prints at start', () => {
       'schema "taskwire" migrated from version 0 to 2: applied 1 (tasks and their event logs), 2 (push configs)',
     );
     expect(migrationLine({ schema: 'taskwire', from: 2, version: 2, latest: 2, pending: [], applied: [] })).toBe('schema "taskwire" already at version 2: no migration to apply');
+  });
+
+  it('the Try: lines carry what the agent requires: nothing, the API key, or an OIDC token', () => {
+    const at = { baseUrl: 'http://127.0.0.1:41241', jsonRpc: 'http://127.0.0.1:41241/a2a/jsonrpc' };
+    expect(tryLines({ ...at, apiKey: undefined })).not.toMatch(/x-api-key|--api-key|Bearer/);
+    const keyed = tryLines({ ...at, apiKey: 'sekret' });
+    expect(keyed).toContain("-H 'x-api-key: sekret'");
+    expect(keyed).toContain("--api-key 'sekret'");
+    const oidc = tryLines({ ...at, apiKey: undefined, oidc: { issuer: 'https://login.example.com', audience: 'https://agents.example.com/a2a' } });
+    expect(oidc).toContain('--client-id YOUR_CLIENT_ID --issuer https://login.example.com');
+    expect(oidc).toContain('--resource https://agents.example.com/a2a');
+    expect(oidc).toContain('-H "authorization: Bearer $TOKEN"');
   });
 });
