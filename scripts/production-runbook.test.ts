@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { spawn } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestIdp } from '../packages/auth/src/testing.js';
 import { startTestIdp } from '../packages/auth/src/testing.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureNginx, reservePorts, type ReservedPorts } from '../packages/cluster/src/support/nginx.js';
+import type { Balancer, ReservedPorts } from '../packages/cluster/src/support/nginx.js';
+import { reservePorts, runNginx } from '../packages/cluster/src/support/nginx.js';
+import type { Databases } from './readme-commands/databases.js';
+import { freshDatabases } from './readme-commands/databases.js';
 import { docCommands } from './readme-commands/extract.js';
 import type { Served } from './readme-commands/shell.js';
 import { freePortPair, runCommand, serveCommand } from './readme-commands/shell.js';
@@ -32,59 +31,26 @@ describe('docs/production.md, step by step', () => {
   let idp: TestIdp;
   let nginxPorts: ReservedPorts;
   let names: Names;
-  let pool: import('pg').Pool;
-  let dbName: string;
+  let databases: Databases;
   const replicas: Served[] = [];
-  let nginx: { stop(): Promise<void> } | undefined;
+  let nginx: Balancer | undefined;
   beforeAll(async () => {
     if (database === undefined) throw new Error('TASKWIRE_TEST_DATABASE_URL is needed (bash scripts/start-postgres.sh)');
-    ensureNginx();
     nginxPorts = await reservePorts();
     const publicUrl = `http://127.0.0.1:${nginxPorts.http}`;
     idp = await startTestIdp({ audience: `${publicUrl}/a2a`, clients: [{ clientId: 'ops-check', clientSecret: 'replace-with-the-secret', scopes: ['tasks:read', 'tasks:write'] }] });
-    const { Pool } = createRequire(join(root, 'packages/postgres/package.json'))('pg') as typeof import('pg');
-    pool = new Pool({ connectionString: database, max: 1 });
-    dbName = `tw_runbook_${process.pid}`;
-    await pool.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await pool.query(`CREATE DATABASE ${dbName}`);
-    const url = new URL(database);
-    url.pathname = `/${dbName}`;
+    databases = freshDatabases(root, database);
+    const url = await databases.create('tw_runbook');
     const ports: number[] = [];
     for (let i = 0; i < REPLICAS; i++) ports.push(await freePortPair());
-    names = { publicUrl, publicGrpc: nginxPorts.grpcUrl, issuer: idp.issuer, database: url.toString(), replicaPorts: ports };
+    names = { publicUrl, publicGrpc: nginxPorts.grpcUrl, issuer: idp.issuer, database: url, replicaPorts: ports };
   });
   afterAll(async () => {
     for (const r of replicas) await r.stop();
-    await nginx?.stop();
+    await nginx?.close();
     await idp?.close();
-    if (pool) {
-      await pool.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await pool.end();
-    }
+    await databases?.close();
   });
-
-  /** Starts nginx in the foreground with the runbook's block (its names swapped) and waits until it takes connections. */
-  async function startNginx(): Promise<void> {
-    const dir = await mkdtemp(join(tmpdir(), 'taskwire-runbook-nginx-'));
-    const conf = join(dir, 'nginx.conf');
-    await writeFile(conf, runbookNginx(markdown, names, nginxPorts, dir));
-    await nginxPorts.release();
-    const child = spawn('/usr/sbin/nginx', ['-p', dir, '-e', join(dir, 'error.log'), '-c', conf], { stdio: 'ignore' });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    nginx = {
-      async stop() {
-        if (child.exitCode === null) child.kill('SIGQUIT');
-        await exited;
-        await rm(dir, { recursive: true, force: true });
-      },
-    };
-    for (let i = 0; ; i++) {
-      if (child.exitCode !== null) throw new Error(`nginx exited at start: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
-      const up = await fetch(`${names.publicUrl}/healthz`).then((r) => r.ok, () => false);
-      if (up) return;
-      await new Promise((resolve) => setTimeout(resolve, 50)); // polling nginx's start-up, not a synchronisation of the system under test
-    }
-  }
 
   const env: NodeJS.ProcessEnv = { ...process.env };
   async function expectRuns(line: string): Promise<string> {
@@ -109,7 +75,7 @@ describe('docs/production.md, step by step', () => {
           expect(served.stdout()).toContain(`the card points clients at ${names.publicUrl}`);
           replicas.push(served);
         }
-        await startNginx();
+        nginx = await runNginx((listen, dir) => runbookNginx(markdown, names, listen, dir), nginxPorts);
       } else if (/^(npm run taskwire(-postgres)? -- |curl -fsS )/.test(command)) {
         for (const line of lines) await expectRuns(line);
         if (/ contract /.test(command)) continue;

@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../examples/reference-agent/src/serve-all.js';
@@ -7,6 +6,8 @@ import { serveAll } from '../examples/reference-agent/src/serve-all.js';
 import { CLASSIFIED } from './readme-commands/classified.js';
 import type { DocCommand } from './readme-commands/extract.js';
 import { docCommands } from './readme-commands/extract.js';
+import type { Databases } from './readme-commands/databases.js';
+import { freshDatabases } from './readme-commands/databases.js';
 import { runDoc } from './readme-commands/runner.js';
 import { publishablePackages } from './publishable.mjs';
 
@@ -50,35 +51,22 @@ describe('the shell commands of the docs', () => {
 
   describe('run as written', () => {
     let agent: RunningAgent;
-    let pool: import('pg').Pool;
-    const made: string[] = [];
+    let databases: Databases;
     beforeAll(async () => {
       if (database === undefined) throw new Error('TASKWIRE_TEST_DATABASE_URL is needed: the READMEs start agents on PostgreSQL (bash scripts/start-postgres.sh)');
       agent = await serveAll({ host: '127.0.0.1', port: 0, grpcPort: 0, store: { kind: 'memory' }, apiKey: undefined, drainGraceMs: 0 });
-      const { Pool } = createRequire(join(root, 'packages/postgres/package.json'))('pg') as typeof import('pg');
-      pool = new Pool({ connectionString: database, max: 1 });
+      databases = freshDatabases(root, database);
     });
     afterAll(async () => {
       await agent?.close();
-      for (const name of made) await pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await pool?.end();
+      await databases?.close();
     });
-    /** A fresh database on the test server, dropped at the end. */
-    const freshDatabase = async () => {
-      const name = `tw_doc_commands_${made.length}_${process.pid}`;
-      await pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await pool.query(`CREATE DATABASE ${name}`);
-      made.push(name);
-      const url = new URL(database!);
-      url.pathname = `/${name}`;
-      return url.toString();
-    };
 
     for (const doc of docs) {
       const runnable = (commands.get(doc) ?? []).filter(({ command }) => CLASSIFIED[doc]?.[command]?.kind !== 'skip');
       if (runnable.length === 0) continue;
       it(`${doc}: ${runnable.length} commands, and the Try: lines of the agents they start`, async () => {
-        await runDoc(commands.get(doc)!, CLASSIFIED[doc]!, { root, agentPort: Number(new URL(agent.baseUrl).port), database: freshDatabase });
+        await runDoc(commands.get(doc)!, CLASSIFIED[doc]!, { root, agentPort: Number(new URL(agent.baseUrl).port), database: () => databases.create('tw_doc_commands') });
       }, 900_000);
     }
   });

@@ -157,14 +157,25 @@ export function ensureNginx(): void {
  * released here just before nginx takes them) or two free ports, and
  * resolves once it accepts connections on both.
  */
-export async function startNginx(upstreams: Upstreams, ports?: ReservedPorts): Promise<Balancer> {
+export function startNginx(upstreams: Upstreams, ports?: ReservedPorts): Promise<Balancer> {
+  return runNginx((listen, dir) => nginxConfig(listen, upstreams, dir), ports);
+}
+
+/**
+ * Starts nginx (installed first when missing) in the foreground as a child
+ * process with the whole configuration `config` gives for its listen ports
+ * and its directory, on `ports` (reserved before, and released here just
+ * before nginx takes them) or two free ports; resolves once it accepts
+ * connections on both.
+ */
+export async function runNginx(config: (listen: Listen, dir: string) => string, ports?: ReservedPorts): Promise<Balancer> {
   ensureNginx();
   const dir = await mkdtemp(join(tmpdir(), 'taskwire-nginx-'));
   const reserved = ports ?? (await reservePorts());
   const listen = { http: reserved.http, grpc: reserved.grpc };
   await reserved.release();
   const conf = join(dir, 'nginx.conf');
-  await writeFile(conf, nginxConfig(listen, upstreams, dir));
+  await writeFile(conf, config(listen, dir));
   const child = spawn(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
