@@ -104,18 +104,33 @@ export interface BenchOptions {
   readonly duration: number;
   readonly connections: number;
   readonly warmup: number;
+  /** The on/off `flags` the benchmark takes (named without `--`) that were given. */
+  readonly flags: ReadonlySet<string>;
 }
 
 /**
  * Reads `--rounds`, `--duration` (s), `--connections` and `--warmup` (s) from
  * the command line; unset ones take `defaults` (then 3 rounds of 5 s, 32
- * connections, 2 s of warm-up). Unknown options are an error.
+ * connections, 2 s of warm-up). `flags` names the benchmark's own on/off
+ * options (`--<flag>`, no value). Unknown options are an error.
  */
-export function benchOptions(defaults: Partial<BenchOptions> = {}): BenchOptions {
+export function benchOptions(defaults: Partial<Omit<BenchOptions, 'flags'>> = {}, flags: readonly string[] = []): BenchOptions {
   const d = { rounds: 3, duration: 5, connections: 32, warmup: 2, ...defaults };
   const option = (value: number) => ({ type: 'string' as const, default: String(value) });
   const { values } = parseArgs({
-    options: { rounds: option(d.rounds), duration: option(d.duration), connections: option(d.connections), warmup: option(d.warmup) },
+    options: {
+      rounds: option(d.rounds),
+      duration: option(d.duration),
+      connections: option(d.connections),
+      warmup: option(d.warmup),
+      ...Object.fromEntries(flags.map((flag) => [flag, { type: 'boolean' as const }])),
+    },
   });
-  return { rounds: Number(values.rounds), duration: Number(values.duration), connections: Number(values.connections), warmup: Number(values.warmup) };
+  return {
+    rounds: Number(values.rounds),
+    duration: Number(values.duration),
+    connections: Number(values.connections),
+    warmup: Number(values.warmup),
+    flags: new Set(flags.filter((flag) => (values as Record<string, unknown>)[flag] === true)),
+  };
 }

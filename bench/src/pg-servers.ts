@@ -22,7 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { createMemoryTaskStore, TaskService, type TaskCoordinator, type TaskStore } from '@taskwire/core';
-import { createPostgresCoordinator, createPostgresTaskStore, type PostgresTaskStoreOptions } from '@taskwire/postgres';
+import { createPostgresCoordinator, createPostgresTaskStore, UnnamedStatementClient, type PostgresTaskStoreOptions } from '@taskwire/postgres';
 import { referenceAgent, referenceAgentCard } from '@taskwire/reference-agent';
 import { serveA2A } from '@taskwire/server-http';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -39,9 +39,17 @@ export const ROUND_TRIPS_PATH = '/bench/round-trips';
 
 let roundTrips = 0;
 
-/** A pool of 10 whose clients count every query they send (one query, one round trip). */
+/** With $BENCH_DIRECT_DATABASE_URL, $BENCH_DATABASE_URL goes through a transaction-mode pooler and this reaches PostgreSQL itself. */
+const DIRECT_URL = process.env.BENCH_DIRECT_DATABASE_URL;
+
+/**
+ * A pool of 10 whose clients count every query they send (one query, one
+ * round trip); behind a pooler, of unnamed statements (Taskwire's option
+ * for poolers; the peer names none).
+ */
 function countingPool(): pg.Pool {
-  class CountingClient extends pg.Client {
+  const Base: typeof pg.Client = DIRECT_URL ? UnnamedStatementClient : pg.Client;
+  class CountingClient extends Base {
     override query(...args: unknown[]): never {
       roundTrips++;
       return (super.query as (...a: unknown[]) => never)(...args);
@@ -57,6 +65,9 @@ function answerRoundTrips(_request: IncomingMessage, response: ServerResponse): 
 
 type Stop = () => Promise<void>;
 
+/** Taskwire's store options for a pool behind the pooler: sessions on the direct URL. */
+const direct = DIRECT_URL ? { directConnectionString: DIRECT_URL } : {};
+
 async function ours(store: TaskStore, coordinator?: TaskCoordinator & { close(): Promise<void> }): Promise<[number, Stop]> {
   const card = referenceAgentCard([{ url: `http://127.0.0.1${JSON_RPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
   const service = new TaskService({ store, agent: referenceAgent, card, ...(coordinator && { coordinator }) });
@@ -71,7 +82,7 @@ async function ours(store: TaskStore, coordinator?: TaskCoordinator & { close():
 
 /** ours-pg as one replica of a cluster: the store and its coordinator (leases, LISTEN/NOTIFY), as the reference agent runs on PostgreSQL. */
 async function replica(options: Partial<PostgresTaskStoreOptions> = {}): Promise<[number, Stop]> {
-  const store = await createPostgresTaskStore({ pool: countingPool(), ...options });
+  const store = await createPostgresTaskStore({ pool: countingPool(), ...direct, ...options });
   return ours(store, await createPostgresCoordinator({ store }));
 }
 
@@ -89,7 +100,7 @@ async function peer(): Promise<[number, Stop]> {
 }
 
 const kinds: Record<string, () => Promise<[number, Stop]>> = {
-  'ours-pg': async () => ours(await createPostgresTaskStore({ pool: countingPool() })),
+  'ours-pg': async () => ours(await createPostgresTaskStore({ pool: countingPool(), ...direct })),
   // The same, one statement per commit (no batches), and also writing the task's JSON at every commit (as before snapshots).
   'ours-pg-unbatched': async () => ours(await createPostgresTaskStore({ pool: countingPool(), batchCommits: false })),
   'ours-pg-rewrite': async () => ours(await createPostgresTaskStore({ pool: countingPool(), batchCommits: false, snapshots: { events: 0 } })),

@@ -62,7 +62,8 @@ export interface Connection {
  * A node-postgres client that sends every statement unnamed: a query
  * config's `name` (a prepared statement) is dropped, so nothing outlives
  * the transaction on the server. For pools behind a transaction-mode
- * pooler: `new pg.Pool({ ..., Client: UnnamedStatementClient })`.
+ * pooler: `new pg.Pool({ ..., Client: UnnamedStatementClient })` (or a
+ * subclass of it that calls `super.query`).
  */
 export class UnnamedStatementClient extends pg.Client {}
 const namedQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
@@ -154,8 +155,9 @@ export function connect(options: PostgresConnectionOptions, owner: string): Conn
   let pool: pg.Pool;
   if (options.pool) {
     pool = options.pool;
-    if (!prepare && (pool.options as { Client?: unknown }).Client !== UnnamedStatementClient) {
-      throw new TypeError(`${owner}: preparedStatements: false needs a pool made with \`Client: UnnamedStatementClient\` (or pass connectionString)`);
+    const client = (pool.options as { Client?: unknown }).Client;
+    if (!prepare && client !== UnnamedStatementClient && !(typeof client === 'function' && client.prototype instanceof UnnamedStatementClient)) {
+      throw new TypeError(`${owner}: preparedStatements: false needs a pool made with \`Client: UnnamedStatementClient\` or a subclass of it (or pass connectionString)`);
     }
   } else {
     pool = new pg.Pool({

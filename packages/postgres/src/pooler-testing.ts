@@ -95,6 +95,11 @@ export class PgBouncer {
     return bouncer;
   }
 
+  /** The process id of PgBouncer (for its CPU time in /proc). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** The `application_name` of every client connected through the pooler now (its admin console's `SHOW CLIENTS`). */
   async clients(): Promise<string[]> {
     const admin = new URL(this.url);

@@ -61,6 +61,26 @@ describePostgres('PostgresTaskStore through PgBouncer in transaction mode', (db)
     }
   });
 
+  it('takes a pool whose client is a subclass of UnnamedStatementClient (one that counts its queries, say), and its statements stay unnamed', async () => {
+    let queries = 0;
+    class CountingClient extends UnnamedStatementClient {
+      override query(...args: unknown[]): never {
+        queries++;
+        return (super.query as (...a: unknown[]) => never)(...args);
+      }
+    }
+    const pool = new pg.Pool({ connectionString: bouncer.url, Client: CountingClient });
+    try {
+      expect(connect({ pool, directConnectionString: db.url }, 'test').owned).toBe(false);
+      const named = { name: 'taskwire_test_counted', text: 'SELECT $1::int AS n' };
+      const rows = await Promise.all(Array.from({ length: 40 }, (_, i) => pool.query({ ...named, values: [i] })));
+      expect(rows.map((r) => r.rows[0].n)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+      expect(queries).toBeGreaterThanOrEqual(40);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('migrates on the direct connection when given the pooler and the direct URL', async () => {
     const schema = `tw_pooled_migrate_${process.pid}`;
     const options = { connectionString: bouncer.url, directConnectionString: db.url, schema };
