@@ -115,7 +115,11 @@ describe('coalesced artifact chunks (ArtifactOptions.coalesce)', () => {
       let prefix = '';
       sent.forEach((promise, i) => {
         const through = (prefix += delta(i));
-        void promise.then(() => (landedWhenResolved[i] = control.landed.startsWith(through)));
+        // A rejection is reported by the Promise.all below; this one only records when each promise resolved.
+        promise.then(
+          () => (landedWhenResolved[i] = control.landed.startsWith(through)),
+          () => undefined,
+        );
       });
       control.open();
       await Promise.all(sent);
