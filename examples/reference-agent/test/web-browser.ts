@@ -7,6 +7,7 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { DEFAULT_DRAIN_GRACE_MS } from '../src/options.js';
 import { serveAll, type RunningAgent } from '../src/serve-all.js';
 
 const FLAGS = [
@@ -92,7 +93,7 @@ export async function startProxy(target: string): Promise<Proxy> {
 
 /** Starts the reference agent on free ports with a memory store (each agent is its own origin, so its own localStorage). */
 export function startAgent(apiKey?: string): Promise<RunningAgent> {
-  return serveAll({ host: '127.0.0.1', port: 0, grpcPort: 0, store: { kind: 'memory' }, apiKey });
+  return serveAll({ host: '127.0.0.1', port: 0, grpcPort: 0, store: { kind: 'memory' }, apiKey, drainGraceMs: DEFAULT_DRAIN_GRACE_MS });
 }
 
 /** Opens the page in a new tab and resolves once its script has connected; `watch` sees the page first (to collect its errors). */
@@ -136,9 +137,9 @@ export function shownTurns(page: Page): Promise<ShownTurn[]> {
         taskId: turn.getAttribute('data-task-id') ?? '',
         state: turn.getAttribute('data-state') ?? '',
         stateLabel: turn.querySelector('.state')?.textContent ?? '',
-        refs: [...turn.querySelectorAll('.refs .ref')].map((r) => r.textContent ?? ''),
-        messages: [...turn.querySelectorAll('.msg')].map((m) => [m.getAttribute('data-role') ?? '', (m as HTMLElement).innerText] as [string, string]),
-        artifacts: [...turn.querySelectorAll('.artifact')].map((a) => ({
+        refs: Array.from(turn.querySelectorAll('.refs .ref')).map((r) => r.textContent ?? ''),
+        messages: Array.from(turn.querySelectorAll('.msg')).map((m) => [m.getAttribute('data-role') ?? '', (m as HTMLElement).innerText] as [string, string]),
+        artifacts: Array.from(turn.querySelectorAll('.artifact')).map((a) => ({
           id: a.getAttribute('data-artifact-id') ?? '',
           complete: a.getAttribute('data-complete') === 'true',
           text: (a.querySelector('.artifact-body') as HTMLElement).innerText.replace(/\n+$/, ''),

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_DRAIN_GRACE_MS } from '../src/options.js';
 import { serveAll, type RunningAgent } from '../src/serve-all.js';
 import { createWebPage, PAGE_SCRIPT_PATH } from '../src/web/page-server.js';
 
 let agent: RunningAgent;
 
 beforeAll(async () => {
-  agent = await serveAll({ host: '127.0.0.1', port: 0, grpcPort: 0, store: { kind: 'memory' }, apiKey: 'sekret' });
+  agent = await serveAll({ host: '127.0.0.1', port: 0, grpcPort: 0, store: { kind: 'memory' }, apiKey: 'sekret', drainGraceMs: DEFAULT_DRAIN_GRACE_MS });
 });
 afterAll(async () => {
   await agent?.close();
