@@ -73,7 +73,7 @@ describe('npm run pack', () => {
     const lines = pack(out, []);
     expect(readdirSync(out).sort()).toEqual(packages.map((p) => tarballName(p.name, p.version)).sort());
     expect(lines).toEqual([
-      ...packages.map((p) => lineOf(out, withTaskwireDependencies(packages, [p.name]).map((q) => q.name))),
+      ...packages.map((p) => lineOf(out, withTaskwireDependencies(packages, [p.name]).map((q: { name: string }) => q.name))),
       lineOf(out, packages.map((p) => p.name)),
     ]);
     expect(lines.find((line) => line.includes('taskwire-ai-sdk-'))).toContain('taskwire-client-');

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../examples/reference-agent/src/serve-all.js';
@@ -12,6 +11,7 @@ import { installPackages } from './readme-examples/install.js';
 import type { PortSwap, Running } from './readme-examples/run.js';
 import { runToEnd, start, typeCheck, whenReady } from './readme-examples/run.js';
 import { node22 } from './node22.mjs';
+import { freshDatabases, type Databases } from './readme-commands/databases.js';
 
 // Every ```ts block of the root README and of each package's README is
 // type-checked and run as a user would: an ES module in an app whose
@@ -38,7 +38,8 @@ const readmes: ReadmeExamples[] = [
 /** The port each README's examples run on, in place of the one they are written with (8080, or the agent's). */
 const ports = new Map<string, PortSwap>();
 let agent: RunningAgent | undefined;
-let databases: { create(): Promise<string>; close(): Promise<void> } | undefined;
+/** Fresh databases on the test server (`TASKWIRE_TEST_DATABASE_URL`), dropped at the end. */
+let databases: Databases | undefined;
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -47,28 +48,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-/** Fresh databases on the test server (`TASKWIRE_TEST_DATABASE_URL`), dropped at the end. */
-function databaseMaker(url: string) {
-  const { Pool } = createRequire(join(root, 'packages/postgres/package.json'))('pg') as typeof import('pg');
-  const pool = new Pool({ connectionString: url, max: 1 });
-  const made: string[] = [];
-  return {
-    async create() {
-      const name = `tw_readme_${made.length}_${process.pid}`;
-      await pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await pool.query(`CREATE DATABASE ${name}`);
-      made.push(name);
-      const at = new URL(url);
-      at.pathname = `/${name}`;
-      return at.toString();
-    },
-    async close() {
-      for (const name of made) await pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await pool.end();
-    },
-  };
 }
 
 beforeAll(async () => {
@@ -80,7 +59,7 @@ beforeAll(async () => {
     const to = readme.agentPort !== undefined ? Number(new URL(agent!.baseUrl).port) : await freePort();
     ports.set(readme.readme, { from: readme.agentPort ?? 8080, to });
   }
-  if (database) databases = databaseMaker(database);
+  if (database) databases = freshDatabases(root, database);
 }, 300_000);
 afterAll(async () => {
   await agent?.close();
@@ -111,7 +90,7 @@ describe('README examples', () => {
               console.warn(`${notRun(example)}: it needs PostgreSQL; start one with "bash scripts/start-postgres.sh" and set TASKWIRE_TEST_DATABASE_URL`);
               continue;
             }
-            env.DATABASE_URL ??= await databases.create();
+            env.DATABASE_URL ??= await databases.create('tw_readme');
           }
           const running = start(app, example, ports, env, node);
           if (example.serves === undefined) {

@@ -41,9 +41,14 @@ function launch(command: string, args: string[], env: Record<string, string>, re
   });
 }
 
+/** What this test uses of esbuild (tsup's, not a dependency of the root, so its types are not in reach here). */
+interface EsbuildModule {
+  build(options: Record<string, unknown>): Promise<unknown>;
+}
+
 /** Bundles worker.mjs and what it imports into one module for workerd (esbuild, from the workspace's tsup). */
 async function bundleWorker(): Promise<void> {
-  const esbuild = createRequire(createRequire(join(root, 'package.json')).resolve('tsup'))('esbuild') as typeof import('esbuild');
+  const esbuild = createRequire(createRequire(join(root, 'package.json')).resolve('tsup'))('esbuild') as EsbuildModule;
   await esbuild.build({
     entryPoints: [join(app, 'worker.mjs')],
     outfile: join(app, 'worker.bundle.mjs'),

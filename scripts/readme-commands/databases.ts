@@ -10,9 +10,14 @@ export interface Databases {
   close(): Promise<void>;
 }
 
+/** What this file uses of `pg` (the repository's root does not depend on it, so its types are not in reach here). */
+interface PgModule {
+  Pool: new (config: { connectionString: string; max: number }) => { query(sql: string): Promise<unknown>; end(): Promise<void> };
+}
+
 /** {@link Databases} on the server at `url`, through `pg` as the repository at `root` installs it. */
 export function freshDatabases(root: string, url: string): Databases {
-  const { Pool } = createRequire(join(root, 'packages/postgres/package.json'))('pg') as typeof import('pg');
+  const { Pool } = createRequire(join(root, 'packages/postgres/package.json'))('pg') as PgModule;
   const pool = new Pool({ connectionString: url, max: 1 });
   const made: string[] = [];
   return {
