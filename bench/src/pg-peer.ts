@@ -2,13 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
 import { migrate } from '@taskwire/postgres';
 import { PgBouncer } from '@taskwire/postgres/testing';
 import pg from 'pg';
 import { startBenchCluster, type BenchCluster } from './pg-cluster.js';
 import { JSON_RPC_PATH, ROUND_TRIPS_PATH } from './pg-servers.js';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { cpuSecondsOf, startServerProcess, type ServerProcess } from './server-process.js';
 
 const SERVERS = fileURLToPath(new URL('./pg-servers.ts', import.meta.url));
 
@@ -17,17 +16,6 @@ export function migratePeer(url: string): void {
   const cli = join(dirname(createRequire(import.meta.url).resolve('@a2a-js/sdk')), 'cli', 'a2a_db.js');
   const result = spawnSync(process.execPath, [cli, 'upgrade', '--url', url], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`a2a-db upgrade failed: ${result.stderr}${result.stdout}`);
-}
-
-/** CPU seconds (user + system) of process `pid` so far, from /proc (NaN once it is gone). */
-function processCpuSeconds(pid: number | undefined): number {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** How the benchmark's servers reach PostgreSQL. */
@@ -77,7 +65,7 @@ export async function withBenchDatabases(
         return server;
       },
       cluster,
-      () => (bouncer ? processCpuSeconds(bouncer.pid) : 0),
+      () => (bouncer ? cpuSecondsOf(bouncer.pid) : 0),
     );
   } finally {
     await Promise.all(started.map((s) => s.stop()));

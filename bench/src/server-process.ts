@@ -14,7 +14,7 @@ export interface ServerProcess {
 }
 
 /** CPU seconds a process has used, from /proc/<pid>/stat (utime + stime, in clock ticks of 1/100 s on Linux). */
-function cpuSecondsOf(pid: number | undefined): number {
+export function cpuSecondsOf(pid: number | undefined): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
