@@ -144,6 +144,18 @@ describePostgres(`a mixed cluster: this release and the previous one (${PREVIOUS
     expect(states).toEqual({ TASK_STATE_COMPLETED: ids.length });
   }, 120_000);
 
+  it('before `contract`, a task of this release that commits nothing for longer than the lease keeps it: the previous release (no heartbeats) never takes it over', async () => {
+    const schema = newSchema();
+    const old = await start('previous', schema, true);
+    const now = await start('this', schema, true);
+    // One chunk after 5 s: 2.5 leases with no commit, while the previous release sweeps by the rows' expiry alone.
+    const streamed = await streamTask(now.transport, 'slow 1 5000');
+    expect(streamed.last).toBe('TASK_STATE_COMPLETED');
+    const { rows } = await db.pool.query<{ lease_takeovers: number }>(`SELECT lease_takeovers FROM "${schema}".tasks WHERE id = $1`, [streamed.taskId]);
+    expect(rows).toEqual([{ lease_takeovers: 0 }]);
+    expect(outputParts(await old.transport.unary('GetTask', { id: streamed.taskId }))).toBe(1);
+  }, 60_000);
+
   it(`a release before snapshot logs (${BEFORE_SNAPSHOT_LOGS}) takes over a task this release was streaming when it died: every chunk logged stays`, async () => {
     const schema = newSchema();
     const old = await start('before snapshots', schema, true);

@@ -57,9 +57,9 @@ describePostgres('taskwire-postgres (the command)', (db) => {
     await db.pool.query(`DELETE FROM ${quoteSchema(schema)}.taskwire_contract_steps`);
     const first = await cli(['contract', '--url', db.url, '--schema', schema]);
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(first.stdout).toMatch(/recorded 1 contract step\(s\)\n  snapshot-logs: commits that only append/);
+    expect(first.stdout).toMatch(/recorded 2 contract step\(s\)\n  snapshot-logs: commits that only append.*\n  lease-heartbeats: replicas keep running tasks' leases alive by one heartbeat row each/);
     const again = await cli(['contract', '--url', db.url, '--schema', schema]);
-    expect(again.stdout).toMatch(/every contract step was already recorded\n  snapshot-logs: .*\(already recorded\)/);
+    expect(again.stdout).toMatch(/every contract step was already recorded\n  snapshot-logs: .*\(already recorded\)\n  lease-heartbeats: .*\(already recorded\)/);
     expect((await cli(['--help'])).stdout).toMatch(/\n  contract  finish an upgrade/);
   });
 

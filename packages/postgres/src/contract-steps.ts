@@ -3,6 +3,7 @@ import type { Connection, PostgresConnectionOptions } from './connection.js';
 import { databaseError } from './database-errors.js';
 import { openMigrated } from './migrate.js';
 import { SNAPSHOT_LOGS_STEP } from './snapshot-guard-migration.js';
+import { LEASE_HEARTBEATS_STEP } from './cluster/heartbeat-migration.js';
 
 /**
  * The contract steps this release knows, oldest first: each switches on a
@@ -11,6 +12,7 @@ import { SNAPSHOT_LOGS_STEP } from './snapshot-guard-migration.js';
  */
 export const CONTRACT_STEPS: readonly { readonly step: string; readonly what: string }[] = [
   { step: SNAPSHOT_LOGS_STEP, what: "commits that only append leave the task's JSON behind its event log (releases before snapshot logs read only the JSON)" },
+  { step: LEASE_HEARTBEATS_STEP, what: "replicas keep running tasks' leases alive by one heartbeat row each, no longer renewing every task row (releases before heartbeats take a task over when its row's lease expired)" },
 ];
 
 /** How often a store looks again for steps recorded meanwhile. */

@@ -1,5 +1,6 @@
 import type { LeaseCondition } from '@taskwire/core';
 import { nextEpoch } from './cluster/epoch-sequence-migration.js';
+import { leaseExpiry } from './cluster/heartbeat-migration.js';
 import { RUNNING_STATE_LIST, TERMINAL_STATE_LIST } from './migrations.js';
 
 /**
@@ -161,8 +162,8 @@ export function leaseSql(S: string, terms: LeaseTerms) {
           lease_epoch = CASE WHEN ${ended} THEN NULL WHEN ${claim} THEN ${nextEpoch(S)} ELSE lease_epoch END,
           lease_expires_at = CASE WHEN ${ended} THEN NULL WHEN ${holder} IS NOT NULL THEN ${expiry} ELSE lease_expires_at END,
           lease_takeovers = CASE WHEN ${claim} THEN 0 ELSE lease_takeovers END`,
-    // A claim `ifFree` takes no live lease of another holder (expiry on the database's clock).
-    held: `(CASE WHEN ${claim} THEN NOT ${ifFree} OR lease_holder IS NULL OR lease_holder = ${holder} OR lease_expires_at <= now()
+    // A claim `ifFree` takes no live lease of another holder (the row's expiry and its holder's heartbeat, on the database's clock).
+    held: `(CASE WHEN ${claim} THEN NOT ${ifFree} OR lease_holder IS NULL OR lease_holder = ${holder} OR ${leaseExpiry(S, 'lease_holder', 'lease_expires_at')} <= now()
           ELSE ${epoch} IS NULL OR (lease_holder = ${holder} AND lease_epoch = ${epoch}) END)`,
   };
 }

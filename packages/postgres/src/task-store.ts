@@ -155,6 +155,11 @@ export class PostgresTaskStore implements TaskStore {
     this.sql = taskStatements(this.connection.qualified, this.maxEvents, true);
   }
 
+  /** True once contract step `step` is recorded in the store's schema, as this process last read the steps (see `CONTRACT_STEPS`). */
+  hasContractStep(step: string): boolean {
+    return this.steps.has(step);
+  }
+
   /** The pool the store queries (yours, or the one it opened). */
   get pool(): pg.Pool {
     return this.connection.pool;

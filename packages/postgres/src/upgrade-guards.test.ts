@@ -40,7 +40,7 @@ describePostgres('PostgresTaskStore beside older releases (migration 5 and the c
       // What an older release reads (the JSON alone) is the whole task after every commit.
       expect(await snapshotOf(S)).toEqual({ snapshot_sequence: null, task: JSON.stringify(task) });
     });
-    expect(await recordContractSteps({ pool: db.pool, schema })).toEqual(['snapshot-logs']);
+    expect(await recordContractSteps({ pool: db.pool, schema })).toEqual(['snapshot-logs', 'lease-heartbeats']);
     expect(await recordContractSteps({ pool: db.pool, schema })).toEqual([]);
     const after = await createPostgresTaskStore({ pool: db.pool, schema });
     const { task } = await streamAppends(after, 3, async () => undefined, 't2');

@@ -3,7 +3,8 @@ import { nextEpoch } from './epoch-sequence-migration.js';
 
 /**
  * The coordinator's statements for schema `S` (quoted). Leases live in the
- * task row: `lease_holder` (a replica's process id), `lease_epoch` (the
+ * task row, kept alive by the holder's heartbeat (`lease_heartbeats`, see
+ * `HEARTBEAT_MIGRATION`): `lease_holder` (a replica's process id), `lease_epoch` (the
  * fencing token: drawn from the schema's epoch sequence at each claim or
  * take-over, so an epoch never repeats for a task id, even one deleted and
  * created again), `lease_expires_at` (database time),
@@ -14,17 +15,27 @@ export interface ClusterStatements {
   /** `$1` ids: each task's last sequence (the periodic catch-up of watched tasks). */
   readonly lastSequences: string;
   /**
-   * `$1` holder, `$2` ids, `$3` epochs, `$4` ttl ms: renews the leases still
-   * held as given, and returns the ids of those lost (taken over, or the
-   * task is gone) while their task is not settled.
+   * `$1` holder, `$2` ids, `$3` epochs, `$4` ttl ms: renews the holder's
+   * heartbeat and the leases still held as given (each task row, for a
+   * release without heartbeats), and returns the ids of those lost (taken
+   * over, or the task is gone) while their task is not settled.
    */
   readonly renew: string;
+  /**
+   * {@link renew} once the `lease-heartbeats` contract step is recorded:
+   * renews the heartbeat alone (one narrow row, whatever the count of runs)
+   * and only reads the task rows to find the leases lost. Both forget the
+   * heartbeats expired for an hour (processes gone without stopping): a
+   * task is then taken over by its row's expiry, which is never later.
+   */
+  readonly beat: string;
   /**
    * `$1` holder, `$2` ttl ms, `$3` take tasks with no lease, `$4` at most
    * this many, `$5` the ids this replica holds (a run here whose renewal is
    * late is not taken from itself): takes over the leases of submitted or
-   * working tasks whose lease expired (on the database's clock: nothing
-   * else counts, not a dropped session nor a missing heartbeat), bumping
+   * working tasks whose lease expired (on the database's clock, both the
+   * row's expiry and its holder's heartbeat when it has one: nothing else
+   * counts, not a dropped session), bumping
    * the task's version (a stale writer's commit conflicts) and drawing a new
    * epoch from the schema's sequence, one no earlier lease had;
    * returns id, epoch and how many take-overs the run has had. `$6` (at
@@ -35,16 +46,20 @@ export interface ClusterStatements {
    * replica is taking over are skipped (one winner each).
    */
   readonly takeOver: string;
-  /** `$1` holder: makes this replica's remaining leases expire now (a stopping replica hands them over). */
+  /** `$1` holder: makes this replica's remaining leases expire now, its heartbeat gone (a stopping replica hands them over). */
   readonly expireOwn: string;
 }
 
 /** The coordinator's statements for schema `S` (quoted). */
 export function clusterStatements(S: string): ClusterStatements {
   const expiry = (ttl: string) => `now() + ${ttl}::double precision * interval '1 millisecond'`;
+  // The holder's heartbeat (`$1`, ttl `$4`): in place once it exists (only expires_at changes, so the update is HOT).
+  const beat = `INSERT INTO ${S}.lease_heartbeats AS b (holder, expires_at) VALUES ($1, ${expiry('$4')})
+        ON CONFLICT (holder) DO UPDATE SET expires_at = excluded.expires_at`;
+  const forget = `DELETE FROM ${S}.lease_heartbeats WHERE expires_at < now() - interval '1 hour' AND holder <> $1`;
   return {
     lastSequences: `SELECT id, last_sequence FROM ${S}.tasks WHERE id = ANY($1::text[])`,
-    renew: `WITH held AS (
+    renew: `WITH beat AS (${beat}), gone AS (${forget}), held AS (
         SELECT * FROM unnest($2::text[], $3::integer[]) AS h(id, epoch)
       ), renewed AS (
         UPDATE ${S}.tasks t SET lease_expires_at = ${expiry('$4')}
@@ -54,27 +69,32 @@ export function clusterStatements(S: string): ClusterStatements {
       SELECT h.id FROM held h
       WHERE NOT EXISTS (SELECT 1 FROM renewed r WHERE r.id = h.id)
         AND NOT EXISTS (SELECT 1 FROM ${S}.tasks t WHERE t.id = h.id AND t.state NOT IN ${RUNNING_STATE_LIST})`,
+    beat: `WITH beat AS (${beat}), gone AS (${forget})
+      SELECT h.id FROM unnest($2::text[], $3::integer[]) AS h(id, epoch)
+      LEFT JOIN ${S}.tasks t ON t.id = h.id
+      WHERE t.id IS NULL OR (t.state IN ${RUNNING_STATE_LIST} AND (t.lease_holder IS DISTINCT FROM $1 OR t.lease_epoch IS DISTINCT FROM h.epoch))`,
     // The sessions of live replicas are read once, and only at start-up with a name ($6).
     takeOver: `WITH live AS MATERIALIZED (
         SELECT application_name FROM pg_stat_activity WHERE $6::text IS NOT NULL AND application_name LIKE 'taskwire %'
       ), orphans AS (
-        SELECT t.id FROM ${S}.tasks t
+        SELECT t.id FROM ${S}.tasks t LEFT JOIN ${S}.lease_heartbeats b ON b.holder = t.lease_holder
         WHERE t.state IN ${RUNNING_STATE_LIST}
           AND CASE WHEN t.lease_holder IS NULL THEN $3::boolean
-                   WHEN t.lease_expires_at < now() THEN true
+                   WHEN greatest(t.lease_expires_at, b.expires_at) < now() THEN true
                    WHEN $6::text IS NULL THEN false
                    ELSE left(t.lease_holder, length($6::text)) = $6::text AND t.lease_holder <> $1
                      AND NOT EXISTS (SELECT 1 FROM live WHERE strpos(live.application_name, ' ' || split_part(t.lease_holder, '#', 2)) > 0) END
           AND (t.lease_holder IS DISTINCT FROM $1 OR t.id <> ALL($5::text[]))
         ORDER BY t.id
         LIMIT $4
-        FOR UPDATE SKIP LOCKED
+        FOR UPDATE OF t SKIP LOCKED
       )
       UPDATE ${S}.tasks t
       SET lease_holder = $1, version = t.version + 1, lease_epoch = ${nextEpoch(S)},
           lease_expires_at = ${expiry('$2')}, lease_takeovers = t.lease_takeovers + 1
       FROM orphans o WHERE t.id = o.id
       RETURNING t.id, t.lease_epoch, t.lease_takeovers`,
-    expireOwn: `UPDATE ${S}.tasks SET lease_expires_at = now() WHERE lease_holder = $1 AND state IN ${RUNNING_STATE_LIST}`,
+    expireOwn: `WITH gone AS (DELETE FROM ${S}.lease_heartbeats WHERE holder = $1)
+      UPDATE ${S}.tasks SET lease_expires_at = now() WHERE lease_holder = $1 AND state IN ${RUNNING_STATE_LIST} AND lease_expires_at > now()`,
   };
 }

@@ -6,6 +6,7 @@ import { createPostgresCoordinator, type PostgresCoordinator, type PostgresCoord
 import { eventsChannel } from './names.js';
 import { FIRST_SEQUENCED_EPOCH } from './epoch-sequence-migration.js';
 import { insertTask, recordingHost, until } from './coordinator-test-kit.js';
+import { leaseExpiry } from './heartbeat-migration.js';
 
 describePostgres('PostgresCoordinator', (db: TestDatabase) => {
   let schema: string;
@@ -20,7 +21,7 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
   /** A task row as the store writes it, with a lease. */
   const task = (id: string, state: string, lease?: { holder: string; expiresInMs: number; epoch?: number }) => insertTask(db.pool, S, id, state, lease);
   const leaseOf = async (id: string) =>
-    (await db.pool.query(`SELECT lease_holder, lease_epoch, lease_expires_at > now() AS live FROM ${S}.tasks WHERE id = $1`, [id])).rows[0];
+    (await db.pool.query(`SELECT lease_holder, lease_epoch, ${leaseExpiry(S, 'lease_holder', 'lease_expires_at')} > now() AS live FROM ${S}.tasks WHERE id = $1`, [id])).rows[0];
 
   beforeEach(async () => {
     schema = await db.schema('tw_cluster');
@@ -91,9 +92,10 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     await db.pool.query(`UPDATE ${S}.tasks SET lease_holder = 'someone else', lease_epoch = 3 WHERE id = 'taken'`);
     await until(() => lost.length > 0, 'the lost lease');
     expect(lost).toEqual(['taken']);
-    // Renewed past its first expiry: still live well after 300 ms.
+    // Renewed past its first expiry (by the replica's heartbeat: the lease-heartbeats step is recorded on a new schema): still live well after 300 ms.
     const firstExpiry = (await db.pool.query(`SELECT lease_expires_at AS at FROM ${S}.tasks WHERE id = 'held'`)).rows[0].at as Date;
-    await until(async () => (await db.pool.query(`SELECT lease_expires_at AS at FROM ${S}.tasks WHERE id = 'held'`)).rows[0].at > firstExpiry, 'a renewal');
+    const beat = `SELECT expires_at AS at FROM ${S}.lease_heartbeats WHERE holder = $1`;
+    await until(async () => (await db.pool.query(beat, [c.processId])).rows[0]?.at > firstExpiry, 'a renewal');
     expect((await leaseOf('held')).live).toBe(true);
   });
 

@@ -7,6 +7,7 @@ import type { PostgresTaskStore } from '../task-store.js';
 import { backgroundPool, PoolConnections } from './background-pool.js';
 import { BackgroundJobs } from './background-jobs.js';
 import { clusterStatements, type ClusterStatements } from './cluster-sql.js';
+import { LEASE_HEARTBEATS_STEP } from './heartbeat-migration.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { ReplicaName } from './replica-name.js';
 import { CommitListener } from './listener.js';
@@ -32,8 +33,10 @@ const MAX_BACKOFF_MS = 5_000;
  *   watched task is also re-read every `catchUpIntervalMs` and after a
  *   reconnection;
  * - leases: renewed by one statement per renewal interval (a third of the
- *   lease) for every run this replica holds; a lease found lost, or not
- *   renewed for nearly its whole time, stops its run;
+ *   lease) for every run this replica holds: the replica's heartbeat row
+ *   (and, before the `lease-heartbeats` contract step, each task row); a
+ *   lease found lost, or not renewed for nearly its whole time, stops its
+ *   run;
  * - sweep: about every fifth of the lease (between 0.2 and 1 s), the
  *   submitted or working tasks whose lease expired are taken over (one
  *   replica wins each) and handed to the service to settle.
@@ -122,7 +125,7 @@ export class PostgresCoordinator implements TaskCoordinator {
     }
     const { jobs, leaseTtlMs } = coordinator;
     jobs.every('catch-up', catchUp, () => coordinator.catchUp(), MAX_BACKOFF_MS);
-    jobs.every('renewal', leaseTtlMs / 3, () => coordinator.leases.renew(coordinator.background.pool, coordinator.sql.renew), leaseTtlMs / 6);
+    jobs.every('renewal', leaseTtlMs / 3, () => coordinator.renew(), leaseTtlMs / 6);
     // Not a database call: a replica that could not renew stops its runs on time, whatever its connections do.
     jobs.every('lease check', Math.min(1_000, leaseTtlMs / 10), async () => void coordinator.leases.giveUpStale());
     return coordinator;
@@ -188,6 +191,17 @@ export class PostgresCoordinator implements TaskCoordinator {
   /** Whether this process holds its replica name's lock (see `replicaName`); undefined without a name. */
   get holdsName(): boolean | undefined {
     return this.replica === undefined ? undefined : this.listener.holdsLock;
+  }
+
+  /**
+   * Renews this replica's leases: its heartbeat, and every task row it
+   * holds until the `lease-heartbeats` contract step is recorded (a release
+   * without heartbeats may share the tables until then, and it reads only
+   * the rows).
+   */
+  private renew(): Promise<void> {
+    const rowsToo = !this.store.hasContractStep(LEASE_HEARTBEATS_STEP);
+    return this.leases.renew(this.background.pool, rowsToo ? this.sql.renew : this.sql.beat);
   }
 
   /** A commit of `taskId` was announced (or read): watchers hear the newest sequence once per event-loop turn. */

@@ -53,7 +53,7 @@ export class LeaseKeeper {
     };
   }
 
-  /** Renews every lease held (`statement`: `$1` holder, `$2` ids, `$3` epochs, `$4` ttl; returns the ids lost). */
+  /** Renews every lease held, in one statement (`statement`: `$1` holder, `$2` ids, `$3` epochs, `$4` ttl; renews the holder's heartbeat, or the rows too, and returns the ids lost); nothing when none is held. */
   async renew(pool: pg.Pool, statement: string): Promise<void> {
     if (this.holds.size === 0) return;
     const held = [...this.holds];
