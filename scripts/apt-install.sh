@@ -4,8 +4,8 @@
 # does nothing when <path> exists (a program, or a file such as a font);
 # otherwise installs the packages with apt-get (as root, or through sudo)
 # without starting any service they bring (policy-rc.d), and checks that
-# <path> then exists. Says what to run
-# by hand when this user or machine cannot install.
+# <path> then exists. Says what to run by hand when this user or machine
+# cannot install.
 set -euo pipefail
 name=$1 path=$2
 shift 2
