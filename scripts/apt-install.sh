@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Installs Debian packages a test needs, once:
 #   bash scripts/apt-install.sh <name> <path> <package>...
-# does nothing when <path> is an executable; otherwise installs the packages
-# with apt-get (as root, or through sudo) without starting any service they
-# bring (policy-rc.d), and checks that <path> then exists. Says what to run
-# by hand when this user or machine cannot install.
+# does nothing when <path> exists (a program, or a file such as a font);
+# otherwise installs the packages with apt-get (as root, or through sudo)
+# without starting any service they bring (policy-rc.d), and checks that
+# <path> then exists. Says what to run by hand when this user or machine
+# cannot install.
 set -euo pipefail
 name=$1 path=$2
 shift 2
 
-if [ -x "$path" ]; then
+if [ -e "$path" ]; then
   echo "$name: present at $path"
   exit 0
 fi
@@ -42,5 +43,5 @@ trap '[ -z "$ADDED_POLICY" ] || $SUDO rm -f "$POLICY"' EXIT
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "$@"
-[ -x "$path" ] || { echo "$name: installed $*, but $path is still missing" >&2; exit 1; }
+[ -e "$path" ] || { echo "$name: installed $*, but $path is still missing" >&2; exit 1; }
 echo "$name: installed at $path"

@@ -25,8 +25,19 @@ function opening(): { promise: Promise<void>; resolve: () => void } {
 /** Opened by a test when it is ready to see a `gated` task make progress. */
 let gate = opening();
 
-/** The reference agent, plus `gated`: three rounds of progress and chunks once the test opens the gate. */
+/** Streams one artifact in three appended chunks, a status message before each (the way a model's tokens come). */
+async function interleaved(ctx: Parameters<Agent>[0]): Promise<void> {
+  const chunks = ['Sunsets ', 'are ', 'free.'];
+  for (const [i, text] of chunks.entries()) {
+    await ctx.working(`writing part ${i + 1}`);
+    await ctx.artifact({ name: 'draft', text }, { append: i > 0, lastChunk: i === chunks.length - 1 });
+  }
+  await ctx.complete('Done.');
+}
+
+/** The reference agent, plus `gated`: three rounds of progress and chunks once the test opens the gate; and `interleaved`. */
 const agent: Agent = async (ctx) => {
+  if (ctx.text === 'interleaved') return interleaved(ctx);
   if (ctx.text !== 'gated') return referenceAgent(ctx) as Promise<void>;
   await gate.promise;
   for (let current = 1; current <= 3; current++) {
@@ -201,6 +212,15 @@ describe('taskwire output and arguments for people', () => {
     const quote = await run(['stream', served.url, 'insta']);
     // The quote has no line break of its own: it still ends before the status message.
     expect(quote.out).toContain(`--- quote ---\n${QUOTES.insta}\n---\nHere is your insta quote.\n(completed)\n`);
+  });
+
+  it('stream joins the chunks of one artifact into one text when the agent speaks between them', async () => {
+    const streamed = await run(['stream', served.url, 'interleaved', '--new']);
+    expect(streamed.code).toBe(EXIT.ok);
+    expect(streamed.out).toContain('--- draft ---\nSunsets are free.\n---\n');
+    expect(streamed.out.match(/--- draft ---/g)).toHaveLength(1);
+    // What the agent said meanwhile comes after the artifact, in order.
+    expect(streamed.out).toMatch(/---\nwriting part 2\nwriting part 3\nDone\.\n\(completed\)\n$/);
   });
 
   it('send prints streamed chunks without blank lines between them', async () => {

@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AgentInterface, TaskService } from '@taskwire/core';
+import { refuseUndeclaredCompression } from './compression-guard.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, GRPC_PROTOCOL_VERSION } from './metadata.js';
 import type { A2AServiceOptions } from './service.js';
 import { addA2AService } from './service.js';
@@ -48,7 +49,11 @@ export interface ServeGrpcOptions extends A2AServiceOptions {
   readonly credentials?: grpc.ServerCredentials;
   /** Idle connections and dead peers (see {@link GrpcTimeouts}); the rest keep {@link DEFAULT_GRPC_TIMEOUTS}. */
   readonly timeouts?: GrpcTimeouts;
-  /** Further grpc-js server options (interceptors ...); they win over the ones set from `maxMessageBytes` and `timeouts`. */
+  /**
+   * Further grpc-js server options; they win over the ones set from
+   * `maxMessageBytes` and `timeouts`. Their `interceptors` run after
+   * {@link refuseUndeclaredCompression}, which is always first.
+   */
   readonly serverOptions?: grpc.ServerOptions;
 }
 
@@ -90,7 +95,9 @@ export function grpcAddress(value: string, option = 'publicUrl'): string {
 /**
  * Starts a grpc-js server serving `lf.a2a.v1.A2AService` over `service`
  * with message size limits, an idle-connection bound and keepalive pings
- * set (see {@link GrpcTimeouts}), and resolves once it listens.
+ * set (see {@link GrpcTimeouts}), compressed messages without a declared
+ * `grpc-encoding` refused with INTERNAL ({@link refuseUndeclaredCompression}),
+ * and resolves once it listens.
  */
 export async function serveGrpc(options: ServeGrpcOptions): Promise<GrpcServerHandle> {
   const { service, port = 0, host = '127.0.0.1', maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES } = options;
@@ -103,6 +110,7 @@ export async function serveGrpc(options: ServeGrpcOptions): Promise<GrpcServerHa
     'grpc.keepalive_time_ms': timeouts.keepaliveMs,
     'grpc.keepalive_timeout_ms': timeouts.keepaliveTimeoutMs,
     ...options.serverOptions,
+    interceptors: [refuseUndeclaredCompression, ...(options.serverOptions?.interceptors ?? [])],
   });
   addA2AService(server, service, options);
   const bound = await new Promise<number>((resolve, reject) => {

@@ -94,12 +94,17 @@ export async function send(ctx: CommandContext): Promise<number> {
  * Prints stream events for people: the task id first (to cancel or watch
  * it), then state changes, agent messages, and artifact chunks as they
  * come, each artifact between its name line and a closing `---` line so
- * that its text never runs into what the agent says next.
+ * that its text never runs into what the agent says next. The chunks of
+ * one streamed artifact (`append`) stay one text: what the agent says
+ * while the artifact is still open (no `lastChunk` yet) is printed right
+ * after its closing line.
  */
 class EventPrinter {
   private taskId: string | undefined;
   /** The artifact whose text is being printed, and whether the last chunk ended its line. */
   private open: { id: string; lineEnded: boolean } | undefined;
+  /** Lines held back while an artifact is open. */
+  private held: string[] = [];
 
   constructor(private readonly ctx: CommandContext) {}
 
@@ -111,7 +116,7 @@ class EventPrinter {
       this.ctx.print(`task ${after.taskId}\n`);
     }
     if ('artifactUpdate' in r) {
-      const { artifact, append } = r.artifactUpdate;
+      const { artifact, append, lastChunk } = r.artifactUpdate;
       if (!append || this.open?.id !== artifact.artifactId) {
         this.close();
         this.ctx.print(`--- ${artifact.name ?? artifact.artifactId} ---\n`);
@@ -119,24 +124,26 @@ class EventPrinter {
       const text = partsText(artifact.parts);
       this.ctx.print(text);
       this.open = { id: artifact.artifactId, lineEnded: text === '' ? (this.open?.lineEnded ?? true) : text.endsWith('\n') };
+      if (lastChunk) this.close();
       return;
     }
     const said = 'message' in r ? r.message : 'statusUpdate' in r ? r.statusUpdate.status.message : undefined;
-    if (said) {
-      this.close();
-      this.ctx.print(`${messageText(said)}\n`);
-    }
-    if (after.state !== before.state) {
-      this.close();
-      this.ctx.print(`(${stateLabel(after.state)})\n`);
-    }
+    if (said) this.line(`${messageText(said)}\n`);
+    if (after.state !== before.state) this.line(`(${stateLabel(after.state)})\n`);
   }
 
-  /** Ends the artifact being printed, if any. */
+  /** Prints a line of its own now, or after the open artifact's closing line. */
+  private line(text: string): void {
+    if (this.open) this.held.push(text);
+    else this.ctx.print(text);
+  }
+
+  /** Ends the artifact being printed, if any, then prints the lines held back meanwhile. */
   close(): void {
     if (!this.open) return;
     this.ctx.print(this.open.lineEnded ? '---\n' : '\n---\n');
     this.open = undefined;
+    for (const text of this.held.splice(0)) this.ctx.print(text);
   }
 }
 
