@@ -1,19 +1,18 @@
 import { A2AError } from '../errors.js';
 import type { LifecycleEvent, TransitionError } from '../lifecycle/index.js';
 import type { StreamResponse } from '../schema/index.js';
-import { isSettled, isTerminal } from '../schema/index.js';
+import { isSettled } from '../schema/index.js';
 import type { StoredEvent, TaskRecord, TaskStore } from '../store/task-store.js';
-import { VersionConflictError } from '../store/task-store.js';
 import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NewTasks, type EngineParts } from './new-tasks.js';
 import { claimOwedRun } from './owed-run.js';
 import type { Logger } from './agent-run.js';
-import { claimEpoch, type RunLease, type TaskLeases } from './task-leases.js';
-import type { LeaseCondition } from './coordination.js';
-import { LeaseLostError } from './coordination.js';
-import { landedCommit, RUN_COMMIT_RETRY_MS, RunRetries, type RetryingRun, type UnknownCommit } from './commit-retry.js';
-import { EventGroup, groupOutcomes, reduceGroup, type ReducedGroup, type StepOutcome } from './event-group.js';
+import type { RunLease, TaskLeases } from './task-leases.js';
+import type { LeaseLostError } from './coordination.js';
+import { RUN_COMMIT_RETRY_MS, type RetryingRun } from './commit-retry.js';
+import { EventCommits } from './event-commits.js';
+import { EventGroup } from './event-group.js';
 import type { TaskOutcome } from './task-outcomes.js';
 import { TaskOutcomes } from './task-outcomes.js';
 import { StatusClock } from './status-clock.js';
@@ -31,8 +30,6 @@ export interface Applied {
   readonly record: TaskRecord;
   readonly duplicate: boolean;
 }
-
-const MAX_CONFLICT_RETRIES = 8;
 
 /**
  * The one place task state changes: every change is reduced, committed with
@@ -58,6 +55,7 @@ export class TaskEngine {
   /** New tasks: held back, stored at once, stored later, or answered instead (see the class comment). */
   readonly newTasks: NewTasks;
   private readonly parts: EngineParts;
+  private readonly commits: EventCommits;
 
   /** `now` is the clock (default: the system clock, formatted once per millisecond). */
   constructor(
@@ -81,6 +79,7 @@ export class TaskEngine {
       publish: (id, events, first) => this.publish(id, events, first),
     };
     this.newTasks = new NewTasks(this.parts);
+    this.commits = new EventCommits(this.parts, this.clock, this.newTasks);
   }
 
   /** The current ISO timestamp. */
@@ -162,7 +161,7 @@ export class TaskEngine {
       if (this.groups.get(taskId) === group) this.groups.delete(taskId);
       let outcomes;
       try {
-        outcomes = await this.commitEvents(taskId, group.events, activate, run);
+        outcomes = await this.commits.commit(taskId, group.events, activate, run);
       } catch (error) {
         group.fail(error);
         throw error;
@@ -171,91 +170,6 @@ export class TaskEngine {
       if ('refused' in first) throw new TransitionFailure(first.refused);
       return first;
     });
-  }
-
-  /**
-   * Commits `events` (under their task's lock) in one commit, reduced in
-   * order (see {@link reduceGroup}); resolves each one's outcome, or
-   * rejects when the commit failed (then none of them is stored).
-   */
-  private async commitEvents(taskId: string, events: readonly LifecycleEvent[], activate: boolean, run: (RunLease & RetryingRun) | undefined): Promise<StepOutcome<Applied>[]> {
-    // Stamped once: every attempt of an event is the same log entry, so a retry recognises an attempt that landed.
-    const stamped = events.map((event) => this.clock.stamp(event));
-    // Made on the first failure only: the hot path allocates nothing for it.
-    let retries: RunRetries | undefined;
-    const failed = () => (retries ??= new RunRetries(run, this.retryWindowMs));
-    /** The group each attempt of unknown outcome sent, and the record it was reduced onto. */
-    const attempts = new Map<UnknownCommit, { readonly group: ReducedGroup; readonly before: TaskRecord }>();
-    for (let attempt = 0; ; ) {
-      let current: TaskRecord | undefined;
-      try {
-        current = this.active.get(taskId) ?? (await this.store.get(taskId));
-      } catch (error) {
-        if (await failed().again(error)) continue;
-        throw error;
-      }
-      if (!current) throw new A2AError('TaskNotFound', `Task ${taskId} no longer exists`, { taskId });
-      const group = reduceGroup(current.task, stamped);
-      // Ended meanwhile by another process (a cancel): whoever waits for the task learns of it now.
-      if (this.outcomes.waiting && isTerminal(current.task.status.state) && group.steps.some((step) => step.kind === 'refused')) {
-        this.outcomes.settle(taskId, { record: current });
-      }
-      if (group.entries.length === 0) return groupOutcomes(group, current, current, current.lastSequence + 1).outcomes;
-      if (current.version === 0) {
-        // A held-back task: stored now, with these first events, in one commit.
-        this.outcomes.claim(taskId);
-        const record = await this.newTasks.commitNew(current, group.task, [{ task: current.task }, ...group.entries], run);
-        return groupOutcomes(group, current, record, record.lastSequence - group.entries.length + 1).outcomes;
-      }
-      const lease = this.condition(taskId, activate, run);
-      try {
-        const committed = await this.store.commit({
-          task: group.task,
-          expectedVersion: current.version,
-          owner: current.owner,
-          events: group.entries,
-          lease,
-          // The logged updates are the reduced events themselves: a store may keep them alone (see CommitRequest.appendOnly).
-          appendOnly: group.appendOnly,
-        });
-        if (activate && this.leases) this.leases.claimed(taskId, claimEpoch(committed));
-        const record: TaskRecord = { task: group.task, owner: current.owner, version: committed.version, lastSequence: committed.lastSequence, trace: current.trace };
-        return this.accepted(taskId, group, current, record, committed.firstSequence, activate);
-      } catch (error) {
-        if (retries !== undefined && retries.unknown.length > 0 && error instanceof VersionConflictError) {
-          // An earlier attempt whose connection died may have landed after all: then it is these events' commit.
-          let landed;
-          try {
-            landed = await landedCommit(this.store, taskId, retries.unknown);
-          } catch (readError) {
-            if (await failed().again(readError)) continue;
-            throw readError;
-          }
-          const sent = landed && attempts.get(landed.attempt);
-          if (landed && sent) return this.accepted(taskId, sent.group, sent.before, landed.record, landed.attempt.lastSequence + 1, activate);
-        }
-        // Retried on the same version: if the lost attempt landed after all, the conflict above finds it.
-        const sent: UnknownCommit = { lastSequence: current.lastSequence, entry: JSON.stringify(group.entries[0]) };
-        attempts.set(sent, { group, before: current });
-        if (await failed().again(error, sent)) continue;
-        if (!(error instanceof VersionConflictError) || ++attempt > MAX_CONFLICT_RETRIES) throw error;
-        this.active.delete(taskId);
-      }
-    }
-  }
-
-  /**
-   * The lease condition of a commit to a stored task (with several
-   * processes on the store): a claim when it starts a run; the hold of
-   * `run`'s own epoch for a run's commit (a run without one is refused with
-   * {@link LeaseLostError}: it is never sent unfenced); for a commit of no
-   * run (a cancel, a recovery), the lease held here now, if any.
-   */
-  private condition(taskId: string, claim: boolean, run: RunLease | undefined): LeaseCondition | undefined {
-    if (this.leases === undefined) return undefined;
-    if (claim || run === undefined) return this.leases.condition(taskId, claim);
-    if (run.epoch === undefined) throw new LeaseLostError(taskId);
-    return this.leases.condition(taskId, false, run.epoch);
   }
 
   /** How long a run's commit is retried while the store is unreachable: the lease's time to live in a cluster. */
@@ -272,20 +186,6 @@ export class TaskEngine {
    */
   claimOwedRun(taskId: string, messageId: string, idle: () => boolean): Promise<TaskRecord | undefined> {
     return claimOwedRun(this.parts, taskId, messageId, idle);
-  }
-
-  /**
-   * A committed group of events (`stored` is the record after it, its first
-   * entry at `firstSequence`): the record becomes the active one (when
-   * `activate` or already active), subscribers and waiters hear of it.
-   * Resolves each event's outcome.
-   */
-  private accepted(taskId: string, group: ReducedGroup, before: TaskRecord, stored: TaskRecord, firstSequence: number, activate: boolean): StepOutcome<Applied>[] {
-    if (activate || this.active.has(taskId)) this.active.set(taskId, stored);
-    this.publish(taskId, group.entries, firstSequence);
-    const { outcomes, settled } = groupOutcomes(group, before, stored, firstSequence);
-    if (this.outcomes.waiting && settled !== undefined) this.outcomes.settle(taskId, { record: settled });
-    return outcomes;
   }
 
   /**
