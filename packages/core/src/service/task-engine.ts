@@ -155,7 +155,9 @@ export class TaskEngine {
       if (open !== undefined && open.run === run) return open.add(event);
     }
     const group = new EventGroup<Applied>(event, run ?? this);
+    // Another's commit queued behind the open group (a cancel, say) closes it: no later event of the run overtakes it.
     if (grouped) this.groups.set(taskId, group);
+    else this.groups.delete(taskId);
     return this.lock.run(taskId, async () => {
       // Closed once its commit starts: an event emitted from now on waits for the next one.
       if (this.groups.get(taskId) === group) this.groups.delete(taskId);
