@@ -10,9 +10,12 @@
  *   epoch, one decimal) and a space; the agent streams them as chunks of
  *   the artifact `answer` and completes. `<mode>` is `off` (each delta
  *   awaited before the next, one commit per delta: the AI SDK adapter
- *   before coalescing), `inflight` (`coalesce: true`) or a number of
- *   milliseconds (`coalesce: { minIntervalMs }`; the adapter's default is
- *   50), the coalesced deltas emitted without awaiting each one.
+ *   before coalescing), `grouped` (each delta its own chunk, emitted
+ *   without awaiting: the deltas made while the previous commit is in
+ *   flight go in the next commit together, unmerged), `inflight`
+ *   (`coalesce: true`) or a number of milliseconds (`coalesce: {
+ *   minIntervalMs }`; the adapter's default is 50), the coalesced deltas
+ *   emitted without awaiting each one.
  *
  * $BENCH_DATABASE_URL names the database (migrated by the driver). Prints
  * `READY <port>`; exits on SIGTERM / SIGINT.
@@ -45,14 +48,15 @@ async function* model(n: number, ms: number, signal: AbortSignal): AsyncGenerato
 }
 
 async function relay(ctx: AgentContext, n: number, ms: number, mode: string): Promise<void> {
-  const coalesce: false | true | CoalesceOptions = mode === 'off' ? false : mode === 'inflight' ? true : { minIntervalMs: Number(mode) };
+  const coalesce: false | true | CoalesceOptions = mode === 'off' || mode === 'grouped' ? false : mode === 'inflight' ? true : { minIntervalMs: Number(mode) };
   let first = true;
   for await (const delta of model(n, ms, ctx.signal)) {
     const options = { append: !first, ...(coalesce !== false && { coalesce }) };
     first = false;
     const sent = ctx.artifact({ name: 'answer', text: delta }, options);
-    // Coalescing, the promise is not awaited (a failure rejects the last chunk below too).
-    if (coalesce === false) await sent;
+    // Coalescing or grouping, the promise is not awaited (a failure rejects the last chunk below too).
+    if (mode === 'off') await sent;
+    else sent.catch(() => undefined);
   }
   // The end of the artifact: joins the deltas still waiting, if any; resolves once every delta is committed.
   await ctx.artifact({ name: 'answer', text: '' }, { append: true, lastChunk: true, ...(coalesce !== false && { coalesce }) });
@@ -61,7 +65,7 @@ async function relay(ctx: AgentContext, n: number, ms: number, mode: string): Pr
 
 const agent: Agent = async (ctx) => {
   const [word, n, ms, mode] = ctx.text.split(' ');
-  if (word !== 'llm') return ctx.reject('send "llm <n> <ms> <off|inflight|interval ms>"');
+  if (word !== 'llm') return ctx.reject('send "llm <n> <ms> <off|grouped|inflight|interval ms>"');
   await relay(ctx, Number(n), Number(ms), mode ?? 'off');
 };
 

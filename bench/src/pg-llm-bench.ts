@@ -10,7 +10,10 @@
  * Modes, in alternating rounds after a warm-up each: `off` (each delta
  * committed before the next: the AI SDK adapter before coalescing), `50`
  * (coalesced, at most one commit every 50 ms per answer: the adapter's
- * default), `inflight` (coalesced while a commit is in flight only). Per
+ * default), `inflight` (coalesced while a commit is in flight only),
+ * `grouped` (not coalesced, each delta its own chunk emitted without
+ * awaiting: the run's deltas made while a commit is in flight go in its
+ * next commit together, so its chunks are not its commits). Per
  * round: chunks (commits of the artifact) per answer and per 100 ms of an
  * answer, node CPU of both replicas and PostgreSQL CPU (all its processes,
  * /proc) per delta, and the p50/p99 delay from a delta's making (its

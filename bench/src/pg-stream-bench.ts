@@ -29,6 +29,7 @@ import { roundTrips, withBenchDatabases } from './pg-peer.js';
 import type { ServerProcess } from './server-process.js';
 import { stream, type StreamSeen } from './sse-stream.js';
 import { clusterMode } from './pg-stream-cluster.js';
+import { fmt, sampleOf, type Sample } from './pg-stream-sample.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,16 +44,6 @@ const { values: args } = parseArgs({
 });
 const [ROUNDS, DURATION, WARMUP, CONNECTIONS] = [args.rounds, args.duration, args.warmup, args.connections].map(Number) as [number, number, number, number];
 const CHUNKS = args.chunks.split(',').map(Number);
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-/** Result of one measured run. */
-interface Sample {
-  readonly rate: number;
-  readonly serverCpu: number;
-  readonly pgCpu: number;
-  readonly p99: number;
-  readonly trips: number;
-}
 
 
 /** `connections` loops opening streams of `slow n 0` for `seconds`; checks each stream completed with every event. */
@@ -77,9 +68,8 @@ async function run(server: ServerProcess, n: number, seconds: number, pgCpu: () 
   );
   const elapsed = (performance.now() - t0) / 1000;
   const [cpu1, pg1] = [server.cpuSeconds(), pgCpu()];
-  const trips = ((await roundTrips(server)) - trips0) / events;
-  delays.sort((a, b) => a - b);
-  return { rate: events / elapsed, serverCpu: ((cpu1 - cpu0) * 1e6) / events, pgCpu: ((pg1 - pg0) * 1e6) / events, p99: delays[Math.floor(delays.length * 0.99)] ?? Number.NaN, trips };
+  const trips = (await roundTrips(server)) - trips0;
+  return sampleOf({ events, seconds: elapsed, serverCpuSeconds: cpu1 - cpu0, pgCpuSeconds: pg1 - pg0, delays, trips });
 }
 
 async function main(): Promise<void> {

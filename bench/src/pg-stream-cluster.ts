@@ -19,6 +19,7 @@ import { median, requestBody } from './http-load.js';
 import { roundTrips, withBenchDatabases } from './pg-peer.js';
 import type { ServerProcess } from './server-process.js';
 import { stream, type StreamSeen } from './sse-stream.js';
+import { fmt, sampleOf, type Sample } from './pg-stream-sample.js';
 
 /** What a cluster-mode run measures. */
 export interface ClusterModeOptions {
@@ -34,16 +35,6 @@ export interface ClusterModeOptions {
   readonly duration: number;
 }
 
-/** One measured window. */
-interface Sample {
-  readonly rate: number;
-  readonly serverCpu: number;
-  readonly pgCpu: number;
-  readonly p99: number;
-  readonly trips: number;
-}
-
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
 /** Starts `kind`, keeps `concurrency` streams open, measures the window, then cuts the streams and kills the server. */
@@ -77,14 +68,13 @@ async function windowed(server: ServerProcess, concurrency: number, options: Clu
   await sleep(options.duration);
   measuring = false;
   const [cpu1, pg1, t1] = [server.cpuSeconds(), pgCpu(), performance.now()];
-  const trips = ((await roundTrips(server)) - trips0) / events;
+  const trips = (await roundTrips(server)) - trips0;
   cut.abort();
   if (server.pid !== undefined) process.kill(server.pid, 'SIGKILL');
   await server.stop();
   await loops;
   if (failure !== undefined) throw failure;
-  delays.sort((a, b) => a - b);
-  return { rate: events / ((t1 - t0) / 1000), serverCpu: ((cpu1 - cpu0) * 1e6) / events, pgCpu: ((pg1 - pg0) * 1e6) / events, p99: delays[Math.floor(delays.length * 0.99)] ?? Number.NaN, trips };
+  return sampleOf({ events, seconds: (t1 - t0) / 1000, serverCpuSeconds: cpu1 - cpu0, pgCpuSeconds: pg1 - pg0, delays, trips });
 }
 
 /** Runs the cluster mode and prints each window, then the medians as a Markdown table with the peer's CPU per event over ours. */

@@ -1,22 +1,21 @@
 import { A2AError } from '../errors.js';
 import type { LifecycleEvent, TransitionError } from '../lifecycle/index.js';
-import { reduce } from '../lifecycle/index.js';
 import type { StreamResponse } from '../schema/index.js';
-import { isSettled, isTerminal } from '../schema/index.js';
+import { isSettled } from '../schema/index.js';
 import type { StoredEvent, TaskRecord, TaskStore } from '../store/task-store.js';
-import { VersionConflictError } from '../store/task-store.js';
 import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NewTasks, type EngineParts } from './new-tasks.js';
 import { claimOwedRun } from './owed-run.js';
 import type { Logger } from './agent-run.js';
-import { claimEpoch, type RunLease, type TaskLeases } from './task-leases.js';
-import type { LeaseCondition } from './coordination.js';
-import { LeaseLostError } from './coordination.js';
-import { landedCommit, RUN_COMMIT_RETRY_MS, RunRetries, type RetryingRun } from './commit-retry.js';
+import type { RunLease, TaskLeases } from './task-leases.js';
+import type { LeaseLostError } from './coordination.js';
+import { RUN_COMMIT_RETRY_MS, type RetryingRun } from './commit-retry.js';
+import { EventCommits } from './event-commits.js';
+import { EventGroup } from './event-group.js';
 import type { TaskOutcome } from './task-outcomes.js';
 import { TaskOutcomes } from './task-outcomes.js';
-import { logEntryOf, StatusClock } from './status-clock.js';
+import { StatusClock } from './status-clock.js';
 
 /** The reducer refused an event; `error` says why. */
 export class TransitionFailure extends Error {
@@ -31,8 +30,6 @@ export interface Applied {
   readonly record: TaskRecord;
   readonly duplicate: boolean;
 }
-
-const MAX_CONFLICT_RETRIES = 8;
 
 /**
  * The one place task state changes: every change is reduced, committed with
@@ -52,10 +49,13 @@ export class TaskEngine {
   private readonly lock = new KeyedLock();
   private readonly active = new Map<string, TaskRecord>();
   private readonly outcomes = new TaskOutcomes();
+  /** Per task, the events of its run waiting to go together in its next commit (see {@link apply}). */
+  private readonly groups = new Map<string, EventGroup<Applied>>();
   private readonly clock: StatusClock;
   /** New tasks: held back, stored at once, stored later, or answered instead (see the class comment). */
   readonly newTasks: NewTasks;
   private readonly parts: EngineParts;
+  private readonly commits: EventCommits;
 
   /** `now` is the clock (default: the system clock, formatted once per millisecond). */
   constructor(
@@ -79,6 +79,7 @@ export class TaskEngine {
       publish: (id, events, first) => this.publish(id, events, first),
     };
     this.newTasks = new NewTasks(this.parts);
+    this.commits = new EventCommits(this.parts, this.clock, this.newTasks);
   }
 
   /** The current ISO timestamp. */
@@ -139,85 +140,38 @@ export class TaskEngine {
    * stored (with several processes on the store, a run without one is
    * refused with {@link LeaseLostError}, never sent unfenced), and retried
    * while the store is unreachable (an attempt that landed after all is
-   * recognised, whichever it was). Without `run`, the commit carries the
-   * lease held here now, if any, and is not retried.
+   * recognised, whichever it was). A run's events applied while its
+   * previous commit is in flight wait for it together and go in one commit
+   * (in order, each reduced onto what the ones before it left, each
+   * settling with its own outcome; a failed commit fails them all). Without
+   * `run`, the commit carries the lease held here now, if any, and is not
+   * retried.
    */
   apply(taskId: string, event: LifecycleEvent, activate = false, run?: RunLease & RetryingRun): Promise<Applied> {
+    const grouped = run !== undefined && !activate;
+    if (grouped) {
+      // The run's previous commit is in flight: this event joins the ones waiting to go in its next commit.
+      const open = this.groups.get(taskId);
+      if (open !== undefined && open.run === run) return open.add(event);
+    }
+    const group = new EventGroup<Applied>(event, run ?? this);
+    // Another's commit queued behind the open group (a cancel, say) closes it: no later event of the run overtakes it.
+    if (grouped) this.groups.set(taskId, group);
+    else this.groups.delete(taskId);
     return this.lock.run(taskId, async () => {
-      // Stamped once: every attempt of the event is the same log entry, so a retry recognises an attempt that landed.
-      const stamped = this.clock.stamp(event);
-      // Made on the first failure only: the hot path allocates nothing for it.
-      let retries: RunRetries | undefined;
-      const failed = () => (retries ??= new RunRetries(run, this.retryWindowMs));
-      for (let attempt = 0; ; ) {
-        let current: TaskRecord | undefined;
-        try {
-          current = this.active.get(taskId) ?? (await this.store.get(taskId));
-        } catch (error) {
-          if (await failed().again(error)) continue;
-          throw error;
-        }
-        if (!current) throw new A2AError('TaskNotFound', `Task ${taskId} no longer exists`, { taskId });
-        const result = reduce(current.task, stamped);
-        if (!result.ok) {
-          // Ended meanwhile by another process (a cancel): whoever waits for the task learns of it now.
-          if (this.outcomes.waiting && isTerminal(current.task.status.state)) this.outcomes.settle(taskId, { record: current });
-          throw new TransitionFailure(result.error);
-        }
-        if (result.duplicate) return { record: current, duplicate: true };
-        const wire = logEntryOf(result.task, stamped);
-        if (current.version === 0) {
-          // A held-back task: stored now, with this first event, in one commit.
-          this.outcomes.claim(taskId);
-          return { record: await this.newTasks.commitNew(current, result.task, [{ task: current.task }, wire], run), duplicate: false };
-        }
-        const lease = this.condition(taskId, activate, run);
-        try {
-          const committed = await this.store.commit({
-            task: result.task,
-            expectedVersion: current.version,
-            owner: current.owner,
-            events: [wire],
-            lease,
-            // The logged update is the reduced event itself: a store may keep it alone (see CommitRequest.appendOnly).
-            appendOnly: wire === stamped && result.task.status.state === current.task.status.state,
-          });
-          if (activate && this.leases) this.leases.claimed(taskId, claimEpoch(committed));
-          const record: TaskRecord = { task: result.task, owner: current.owner, version: committed.version, lastSequence: committed.lastSequence, trace: current.trace };
-          return { record: this.accepted(taskId, record, wire, committed.firstSequence, activate), duplicate: false };
-        } catch (error) {
-          if (retries !== undefined && retries.unknown.length > 0 && error instanceof VersionConflictError) {
-            // An earlier attempt whose connection died may have landed after all: then it is this event's commit.
-            let landed;
-            try {
-              landed = await landedCommit(this.store, taskId, retries.unknown);
-            } catch (readError) {
-              if (await failed().again(readError)) continue;
-              throw readError;
-            }
-            if (landed) return { record: this.accepted(taskId, landed.record, landed.entry, landed.attempt.lastSequence + 1, activate), duplicate: false };
-          }
-          // Retried on the same version: if the lost attempt landed after all, the conflict above finds it.
-          if (await failed().again(error, { lastSequence: current.lastSequence, entry: JSON.stringify(wire) })) continue;
-          if (!(error instanceof VersionConflictError) || ++attempt > MAX_CONFLICT_RETRIES) throw error;
-          this.active.delete(taskId);
-        }
+      // Closed once its commit starts: an event emitted from now on waits for the next one.
+      if (this.groups.get(taskId) === group) this.groups.delete(taskId);
+      let outcomes;
+      try {
+        outcomes = await this.commits.commit(taskId, group.events, activate, run);
+      } catch (error) {
+        group.fail(error);
+        throw error;
       }
+      const first = group.settle(outcomes, (error) => new TransitionFailure(error));
+      if ('refused' in first) throw new TransitionFailure(first.refused);
+      return first;
     });
-  }
-
-  /**
-   * The lease condition of a commit to a stored task (with several
-   * processes on the store): a claim when it starts a run; the hold of
-   * `run`'s own epoch for a run's commit (a run without one is refused with
-   * {@link LeaseLostError}: it is never sent unfenced); for a commit of no
-   * run (a cancel, a recovery), the lease held here now, if any.
-   */
-  private condition(taskId: string, claim: boolean, run: RunLease | undefined): LeaseCondition | undefined {
-    if (this.leases === undefined) return undefined;
-    if (claim || run === undefined) return this.leases.condition(taskId, claim);
-    if (run.epoch === undefined) throw new LeaseLostError(taskId);
-    return this.leases.condition(taskId, false, run.epoch);
   }
 
   /** How long a run's commit is retried while the store is unreachable: the lease's time to live in a cluster. */
@@ -234,14 +188,6 @@ export class TaskEngine {
    */
   claimOwedRun(taskId: string, messageId: string, idle: () => boolean): Promise<TaskRecord | undefined> {
     return claimOwedRun(this.parts, taskId, messageId, idle);
-  }
-
-  /** A committed event: the record becomes the active one (when `activate` or already active), subscribers and waiters hear of it. */
-  private accepted(taskId: string, record: TaskRecord, wire: StreamResponse, firstSequence: number, activate: boolean): TaskRecord {
-    if (activate || this.active.has(taskId)) this.active.set(taskId, record);
-    this.publish(taskId, [wire], firstSequence);
-    if (this.outcomes.waiting && isSettled(record.task.status.state)) this.outcomes.settle(taskId, { record });
-    return record;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Agent, AgentCard } from '@taskwire/core';
+import type pg from 'pg';
 import { TaskService } from '@taskwire/core';
 import { webhookDelivery, type WebhookDelivery } from '@taskwire/core/push';
 import type { TestDatabase } from '../database-test-kit.js';
@@ -24,13 +25,17 @@ export interface TestReplicaOptions {
   readonly rerunOrphans?: number;
   /** A store pool of its own with this many connections (instead of the test database's shared pool). */
   readonly poolSize?: number;
+  /** The store's pool (one the test made: counting its statements, say), instead of the test database's shared pool. */
+  readonly pool?: pg.Pool;
   /** Push notifications through webhooks on 127.0.0.1, with this claim time to live. */
   readonly push?: { readonly claimTtlMs: number };
 }
 
 /** Opens a replica on `schema` of `db`, as a process of a cluster would (in this process, with its own objects). */
 export async function openTestReplica(db: TestDatabase, schema: string, options: TestReplicaOptions): Promise<TestReplica> {
-  const store = await createPostgresTaskStore(options.poolSize ? { connectionString: db.url, poolSize: options.poolSize, schema } : { pool: db.pool, schema });
+  const store = await createPostgresTaskStore(
+    options.poolSize ? { connectionString: db.url, poolSize: options.poolSize, schema } : { pool: options.pool ?? db.pool, schema },
+  );
   const coordinator = await createPostgresCoordinator({
     store,
     ...(options.leaseTtlMs !== undefined && { leaseTtlMs: options.leaseTtlMs }),
