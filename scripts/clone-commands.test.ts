@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 
 // The commands of the packages, run from the clone as the READMEs and the
 // messages say: `npm run taskwire -- ...` and `npm run taskwire-postgres --
-// ...` (scripts/taskwire.mjs) run the built commands (building first when
-// the build is missing or stale).
+// ...` (scripts/taskwire.mjs) run the built commands when their build is
+// fresh, and otherwise run them from their TypeScript sources (building
+// nothing; `taskwire inspect` and `taskwire mcp` build what they load).
 const root = join(import.meta.dirname, '..');
 const npmRun = (args: string[]) => spawnSync('npm', ['run', '--silent', ...args], { cwd: root, encoding: 'utf8' });
 
