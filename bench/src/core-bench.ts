@@ -4,7 +4,9 @@
  * Reports sends per second, heap bytes per stored task at N tasks, and the
  * reopen time of the N-task file store.
  *
- *   cd bench && npx -y pnpm@10.34.9 exec tsx src/core-bench.ts [N] [concurrency]
+ *   cd bench && npx -y pnpm@10.34.9 exec tsx src/core-bench.ts [N] [concurrency] [memory]
+ *
+ *   (a third argument `memory` measures the memory store alone)
  *
  *   (after `npx -y pnpm@10.34.9 -r --filter "./packages/**" build`: it measures the built
  *   packages; add --conditions=@taskwire/source to measure the TypeScript sources instead)
@@ -25,6 +27,7 @@ if (typeof globalThis.gc !== 'function') {
 
 const N = Number(process.argv[2] ?? 100_000);
 const CONCURRENCY = Number(process.argv[3] ?? 64);
+const MEMORY_ONLY = process.argv[4] === 'memory';
 
 function heapUsed(): number {
   for (let i = 0; i < 3; i++) globalThis.gc!();
@@ -66,20 +69,24 @@ const dir = await mkdtemp(join(tmpdir(), 'taskwire-bench-'));
 try {
   const rows = [];
   rows.push(await measure('memory store', async () => createMemoryTaskStore({ maxTasks: Infinity })));
-  rows.push(await measure('file store (fsync on)', () => FileTaskStore.open(dir, { fsync: true })));
-  const reopenStart = performance.now();
-  const reopened = await FileTaskStore.open(dir);
-  const reopenMs = performance.now() - reopenStart;
-  const reopenedTasks = reopened.stats().tasks;
-  await reopened.close();
+  let reopen = '';
+  if (!MEMORY_ONLY) {
+    rows.push(await measure('file store (fsync on)', () => FileTaskStore.open(dir, { fsync: true })));
+    const reopenStart = performance.now();
+    const reopened = await FileTaskStore.open(dir);
+    const reopenMs = performance.now() - reopenStart;
+    reopen = `\nfile store reopen: ${reopened.stats().tasks.toLocaleString()} tasks in ${reopenMs.toFixed(0)} ms`;
+    await reopened.close();
+  }
 
   console.log(`\nTaskService + reference agent echo, ${N.toLocaleString()} blocking SendMessage calls, ${CONCURRENCY} in flight (node ${process.version})\n`);
-  console.log('| store | sends/s | heap bytes per stored task | tasks stored |');
-  console.log('| --- | ---: | ---: | ---: |');
+  console.log('| store | sends/s | µs per send | heap bytes per stored task | tasks stored |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${Math.round(r.rate).toLocaleString()} | ${Math.round(r.perTask).toLocaleString()} | ${r.stored.toLocaleString()} |`);
+    const us = (1e6 / r.rate).toFixed(2);
+    console.log(`| ${r.name} | ${Math.round(r.rate).toLocaleString()} | ${us} | ${Math.round(r.perTask).toLocaleString()} | ${r.stored.toLocaleString()} |`);
   }
-  console.log(`\nfile store reopen: ${reopenedTasks.toLocaleString()} tasks in ${reopenMs.toFixed(0)} ms`);
+  if (reopen) console.log(reopen);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
