@@ -4,7 +4,11 @@
  * Reports sends per second, heap bytes per stored task at N tasks, and the
  * reopen time of the N-task file store.
  *
- *   cd bench && npx -y pnpm@10.34.9 exec tsx src/core-bench.ts [N] [concurrency]
+ *   cd bench && npx -y pnpm@10.34.9 exec tsx src/core-bench.ts [N] [concurrency] [memory]
+ *
+ *   (a third argument `memory` measures the memory store alone). µs per send is
+ *   wall time (the sends are all this process does); CPU µs per send is the
+ *   process's user + system time, steadier when other work shares the cores.
  *
  *   (after `npx -y pnpm@10.34.9 -r --filter "./packages/**" build`: it measures the built
  *   packages; add --conditions=@taskwire/source to measure the TypeScript sources instead)
@@ -25,15 +29,18 @@ if (typeof globalThis.gc !== 'function') {
 
 const N = Number(process.argv[2] ?? 100_000);
 const CONCURRENCY = Number(process.argv[3] ?? 64);
+const MEMORY_ONLY = process.argv[4] === 'memory';
 
 function heapUsed(): number {
   for (let i = 0; i < 3; i++) globalThis.gc!();
   return process.memoryUsage().heapUsed;
 }
 
-async function drive(service: TaskService, count: number): Promise<number> {
+/** Sends `count` echoes; resolves sends per second and the process's CPU µs per send (user + system). */
+async function drive(service: TaskService, count: number): Promise<{ rate: number; cpuUs: number }> {
   let next = 0;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const worker = async () => {
     while (next < count) {
       const i = next++;
@@ -44,7 +51,8 @@ async function drive(service: TaskService, count: number): Promise<number> {
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return count / ((performance.now() - started) / 1000);
+  const used = process.cpuUsage(cpu);
+  return { rate: count / ((performance.now() - started) / 1000), cpuUs: (used.user + used.system) / count };
 }
 
 async function measure(name: string, open: () => Promise<TaskStore>) {
@@ -52,34 +60,38 @@ async function measure(name: string, open: () => Promise<TaskStore>) {
   const service = new TaskService({ store, agent: referenceAgent });
   await drive(service, Math.min(2_000, N)); // warm-up (counted in the stored tasks below)
   const before = heapUsed();
-  const rate = await drive(service, N);
+  const { rate, cpuUs } = await drive(service, N);
   await service.idle();
   const after = heapUsed();
   const stored = (await store.list({ owner: '', pageSize: 1 })).totalSize;
   const perTask = (after - before) / N;
   await service.close();
   await store.close();
-  return { name, rate, perTask, stored };
+  return { name, rate, cpuUs, perTask, stored };
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'taskwire-bench-'));
 try {
   const rows = [];
   rows.push(await measure('memory store', async () => createMemoryTaskStore({ maxTasks: Infinity })));
-  rows.push(await measure('file store (fsync on)', () => FileTaskStore.open(dir, { fsync: true })));
-  const reopenStart = performance.now();
-  const reopened = await FileTaskStore.open(dir);
-  const reopenMs = performance.now() - reopenStart;
-  const reopenedTasks = reopened.stats().tasks;
-  await reopened.close();
+  let reopen = '';
+  if (!MEMORY_ONLY) {
+    rows.push(await measure('file store (fsync on)', () => FileTaskStore.open(dir, { fsync: true })));
+    const reopenStart = performance.now();
+    const reopened = await FileTaskStore.open(dir);
+    const reopenMs = performance.now() - reopenStart;
+    reopen = `\nfile store reopen: ${reopened.stats().tasks.toLocaleString()} tasks in ${reopenMs.toFixed(0)} ms`;
+    await reopened.close();
+  }
 
   console.log(`\nTaskService + reference agent echo, ${N.toLocaleString()} blocking SendMessage calls, ${CONCURRENCY} in flight (node ${process.version})\n`);
-  console.log('| store | sends/s | heap bytes per stored task | tasks stored |');
-  console.log('| --- | ---: | ---: | ---: |');
+  console.log('| store | sends/s | µs per send | CPU µs per send | heap bytes per stored task | tasks stored |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${Math.round(r.rate).toLocaleString()} | ${Math.round(r.perTask).toLocaleString()} | ${r.stored.toLocaleString()} |`);
+    const us = (1e6 / r.rate).toFixed(2);
+    console.log(`| ${r.name} | ${Math.round(r.rate).toLocaleString()} | ${us} | ${r.cpuUs.toFixed(2)} | ${Math.round(r.perTask).toLocaleString()} | ${r.stored.toLocaleString()} |`);
   }
-  console.log(`\nfile store reopen: ${reopenedTasks.toLocaleString()} tasks in ${reopenMs.toFixed(0)} ms`);
+  if (reopen) console.log(reopen);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -140,7 +140,6 @@ export class NewTasks {
     this.runs.delete(taskId);
     const { store, leases } = this.parts;
     const lease = leases?.condition(taskId, true);
-    const sent = { lastSequence: 0, entry: JSON.stringify(events[0]) };
     let retries: RunRetries | undefined;
     let result: CommitResult;
     for (;;) {
@@ -168,6 +167,8 @@ export class NewTasks {
       } catch (readError) {
         failure = readError;
       }
+      // The attempt's first log entry as JSON, made on a failure only (the task, serialised: not a cost for every new task).
+      const sent = { lastSequence: 0, entry: JSON.stringify(events[0]) };
       if (await (retries ??= new RunRetries(run, this.parts.retryWindowMs())).again(failure, sent)) continue;
       this.parts.active.delete(taskId);
       this.parts.outcomes.failed(taskId, failure);

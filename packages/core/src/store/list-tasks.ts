@@ -1,7 +1,8 @@
 import { A2AError } from '../errors.js';
 import { LIST_TASKS_PAGE_SIZE, type ListTasksResponse } from '../schema/requests.js';
 import { isSettled, type Task, type TaskState } from '../schema/task.js';
-import { compare, firstAtOrAfterKey, indexOf, insertionPoint, lowerBound, removeAt, type Entry } from './list-index-entries.js';
+import { firstAtOrAfterKey, lowerBound, type Entry } from './list-index-entries.js';
+import { IndexLists } from './list-index-lists.js';
 import { decodePageToken, encodePageToken, timestampSortKey, type ListCursor } from './list-cursor.js';
 import type { TaskQuery } from './task-store.js';
 
@@ -83,16 +84,6 @@ export interface ListIndexProbe {
   visited: number;
 }
 
-/** The keys of the lists an entry is in: its owner's, and its owner's per context, per state, and per both. */
-function listKeys(e: Entry): string[] {
-  return [listKey(e.owner), listKey(e.owner, e.contextId), listKey(e.owner, undefined, e.state), listKey(e.owner, e.contextId, e.state)];
-}
-
-/** The key of the list of `owner`'s tasks in `contextId` and/or `state` (undefined: any). */
-function listKey(owner: string, contextId?: string, state?: string): string {
-  return JSON.stringify([owner, contextId ?? null, state ?? null]);
-}
-
 /**
  * The ListTasks index every store shares: per owner, and per owner and
  * context, state, or both, the tasks sorted by status timestamp and id,
@@ -102,7 +93,7 @@ function listKey(owner: string, contextId?: string, state?: string): string {
  * O(log n), whatever the filters and however many tasks the owner has.
  */
 export class TaskListIndex {
-  private readonly lists = new Map<string, Entry[]>();
+  private readonly lists = new IndexLists();
   private readonly byId = new Map<string, Entry>();
 
   /** `probe`, when given, counts the entries queries look at. */
@@ -118,27 +109,8 @@ export class TaskListIndex {
     const entry = makeEntry(owner, task);
     const old = this.byId.get(entry.id);
     this.byId.set(entry.id, entry);
-    const keys = listKeys(entry);
-    if (old !== undefined) {
-      for (const key of listKeys(old)) {
-        const entries = this.lists.get(key)!;
-        const at = indexOf(entries, old);
-        // Still in order where it was (a status change in the same millisecond, say): replace it in place.
-        if (keys.includes(key) && (at === 0 || compare(entries[at - 1]!, entry) < 0) && (at === entries.length - 1 || compare(entry, entries[at + 1]!) < 0)) {
-          entries[at] = entry;
-          keys.splice(keys.indexOf(key), 1);
-          continue;
-        }
-        removeAt(entries, at);
-        if (entries.length === 0) this.lists.delete(key);
-      }
-    }
-    for (const key of keys) {
-      const entries = this.entriesOf(key);
-      const at = insertionPoint(entries, entry);
-      if (at === entries.length) entries.push(entry);
-      else entries.splice(at, 0, entry);
-    }
+    if (old === undefined) this.lists.add(entry);
+    else this.lists.replace(old, entry);
   }
 
   /** Removes the task; true when it was indexed. */
@@ -146,11 +118,7 @@ export class TaskListIndex {
     const entry = this.byId.get(taskId);
     if (entry === undefined) return false;
     this.byId.delete(taskId);
-    for (const key of listKeys(entry)) {
-      const entries = this.lists.get(key)!;
-      removeAt(entries, indexOf(entries, entry));
-      if (entries.length === 0) this.lists.delete(key);
-    }
+    this.lists.remove(entry);
     return true;
   }
 
@@ -169,9 +137,9 @@ export class TaskListIndex {
       const entry = makeEntry(owner, task);
       if (this.byId.has(entry.id)) throw new Error(`TaskListIndex.load: task ${entry.id} appears twice`);
       this.byId.set(entry.id, entry);
-      for (const key of listKeys(entry)) this.entriesOf(key).push(entry);
+      this.lists.add(entry, false);
     }
-    for (const entries of this.lists.values()) entries.sort(compare);
+    this.lists.sort();
   }
 
   /**
@@ -182,7 +150,7 @@ export class TaskListIndex {
    */
   query(query: TaskQuery, load: (taskId: string) => Task): ListTasksResponse {
     const { pageSize, cursor, after } = listQueryBounds(query);
-    const entries = this.lists.get(listKey(query.owner, query.contextId, query.status)) ?? [];
+    const entries = this.lists.list(query.owner, query.contextId, query.status);
     // Entries past `floor` (exclusive) are at or after statusTimestampAfter (the proto's "greater than or equal").
     const floor = after === undefined ? -1 : firstAtOrAfterKey(entries, after) - 1;
     const start = (cursor ? lowerBound(entries, cursor) : entries.length) - 1;
@@ -198,12 +166,6 @@ export class TaskListIndex {
       pageSize,
       totalSize: entries.length - 1 - floor,
     };
-  }
-
-  private entriesOf(key: string): Entry[] {
-    let entries = this.lists.get(key);
-    if (entries === undefined) this.lists.set(key, (entries = []));
-    return entries;
   }
 }
 

@@ -22,6 +22,18 @@ describe('MemoryTaskStore values', () => {
     expect(Object.isFrozen((await store.list({ owner: 'alice' })).tasks[0])).toBe(true);
   });
 
+  it('freezes every level of events that share parts with the task (a held-back task stored with its first update)', async () => {
+    const store = new MemoryTaskStore();
+    const held = testTask('t1', { history: 1 });
+    const status = { state: 'TASK_STATE_WORKING' as const, message: { messageId: 'a1', role: 'ROLE_AGENT' as const, parts: [{ text: 'on it' }] } };
+    const task = { ...held, status, history: [...held.history!] };
+    const update = { statusUpdate: { taskId: 't1', contextId: held.contextId, status, metadata: { progress: { current: 1 } } } };
+    await store.commit({ task, expectedVersion: 0, owner: 'alice', events: [{ task: held }, update] });
+    const frozen = [held, held.status, held.history![0]!.parts[0], task, task.history, status.message.parts[0], update, update.statusUpdate, update.statusUpdate.metadata.progress];
+    expect(frozen.every((value) => Object.isFrozen(value))).toBe(true);
+    expect((await store.readEvents('t1', 0)).map((e) => e.event)).toEqual([{ task: held }, update]);
+  });
+
   it('copies a value that is not JSON-like on the way in and out, so it cannot be changed through either', async () => {
     const store = new MemoryTaskStore();
     const when = new Date(0);

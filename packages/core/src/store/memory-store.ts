@@ -105,15 +105,21 @@ export class MemoryTaskStore implements TaskStore {
     let copied = false;
     let task = request.task;
     // The stored version is deep-frozen (unless it had to be copied): what the new one shares with it needs no walk.
-    if (!deepFreezeAgainst(task, slot !== undefined && !slot.copied ? slot.task : undefined)) {
+    // So is a new task's first event once frozen, when it is the task the new one was reduced from (a held-back task).
+    let basis: Task | undefined = slot !== undefined && !slot.copied ? slot.task : undefined;
+    const first = request.events[0];
+    if (slot === undefined && first !== undefined && 'task' in first && first.task !== task && deepFreeze(first.task)) basis = first.task;
+    if (!deepFreezeAgainst(task, basis)) {
       task = cloneValue(task);
       copied = true;
     }
+    // The events share parts with the task (an update's status is the task's): frozen against it, those are not walked again.
+    const shape = copied ? undefined : { task, statusUpdate: { status: task.status } };
     const events: StreamResponse[] = [];
     for (const event of request.events) {
       // A new task's first event is the task itself: keep one copy of it, not two.
       if ('task' in event && event.task === request.task) events.push(copied ? { task } : Object.freeze({ task }));
-      else if (deepFreeze(event)) events.push(event);
+      else if (shape === undefined ? deepFreeze(event) : deepFreezeAgainst(event, shape)) events.push(event);
       else {
         copied = true;
         events.push(cloneValue(event));
