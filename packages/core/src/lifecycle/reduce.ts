@@ -8,7 +8,7 @@ import type {
   TaskStatusUpdateEvent,
 } from '../schema/index.js';
 import { isInterrupted, isTerminal } from '../schema/index.js';
-import { appended, copyWith } from '../store/clone.js';
+import { appended, copyWith } from '../clone.js';
 import { canTransition, RESUBMITTED_STATE } from './transitions.js';
 
 /**

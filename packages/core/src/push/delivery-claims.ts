@@ -1,5 +1,5 @@
-import { randomId } from '../service/random-id.js';
-import type { Logger } from '../service/agent-run.js';
+import { randomId } from '../random-id.js';
+import type { Logger } from '../observability/logger.js';
 import type { PushConfigStore, PushSource } from './push-config-store.js';
 
 /** How long a delivery's claim on a config lasts unless renewed: 15 s. */

@@ -1,5 +1,5 @@
 import type { TelemetrySetting } from '../observability/telemetry.js';
-import type { Logger } from '../service/agent-run.js';
+import type { Logger } from '../observability/logger.js';
 import type { Clock, RetryPolicy } from './backoff.js';
 import type { HostLookup } from './webhook-guard.js';
 

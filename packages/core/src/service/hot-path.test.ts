@@ -4,7 +4,7 @@ import { A2AError } from '../errors.js';
 import type { Task } from '../schema/index.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
 import type { CallContext } from '../calls.js';
-import { randomId } from './random-id.js';
+import { randomId } from '../random-id.js';
 import { deferred, gatedAgent } from './service-test-kit.js';
 import { TaskService } from './task-service.js';
 

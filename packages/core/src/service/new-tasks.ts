@@ -1,6 +1,6 @@
 import type { Message, StreamResponse, Task } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
-import { deepFreeze } from '../store/clone.js';
+import { deepFreeze } from '../clone.js';
 import type { CommitResult, TaskRecord, TaskStore } from '../store/task-store.js';
 import { VersionConflictError } from '../store/task-store.js';
 import { landedCommit, RunRetries, type RetryingRun } from './commit-retry.js';

@@ -1,6 +1,6 @@
 import type { LifecycleEvent } from '../lifecycle/index.js';
 import type { StreamResponse, Task } from '../schema/index.js';
-import { copyWith } from '../store/clone.js';
+import { copyWith } from '../clone.js';
 
 /**
  * The timestamps of status changes: `now` when given (tests), otherwise the

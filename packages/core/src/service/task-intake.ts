@@ -2,7 +2,7 @@ import { A2AError, taskNotFound } from '../errors.js';
 import { createTask } from '../lifecycle/index.js';
 import type { RunObserver } from '../observability/run-observer.js';
 import { callTraceOf } from '../observability/server-call.js';
-import type { PushConfigMethods } from '../push/push-configs.js';
+import type { PushConfigMethods } from './push-configs.js';
 import type { SendMessageRequest, Task } from '../schema/index.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
 import type { AgentRunner, Logger } from './agent-run.js';

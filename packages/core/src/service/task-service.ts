@@ -5,7 +5,7 @@ import { callTraceOf } from '../observability/server-call.js';
 import { measuredStore } from '../observability/store-metrics.js';
 import type { Telemetry } from '../observability/telemetry.js';
 import { resolveTelemetry } from '../observability/telemetry.js';
-import { PushConfigMethods, pushNotSupported, pushSupported } from '../push/push-configs.js';
+import { PushConfigMethods, pushNotSupported, pushSupported } from './push-configs.js';
 import type { AgentCard, SendMessageRequest, Task } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
 import { answerTask } from '../store/list-tasks.js';
@@ -17,7 +17,7 @@ import { ownerOf } from '../calls.js';
 import { TaskEngine, TransitionFailure } from './task-engine.js';
 import { DEFAULT_NEW_TASK_WINDOW_MS, TaskIntake } from './task-intake.js';
 import { answered, followTask, subscribeToTask } from './task-stream.js';
-import { randomId } from './random-id.js';
+import { randomId } from '../random-id.js';
 import type { A2AHandlers, TaskServiceOptions } from './service-options.js';
 import { parseParams } from './service-options.js';
 

@@ -1,6 +1,6 @@
 import type { ListTasksResponse } from '../schema/requests.js';
 import { isTerminal, type StreamResponse, type Task } from '../schema/task.js';
-import { cloneValue, deepFreeze, deepFreezeAgainst } from './clone.js';
+import { cloneValue, deepFreeze, deepFreezeAgainst } from '../clone.js';
 import { TaskListIndex } from './list-tasks.js';
 import { RemovalListeners } from './removal-listeners.js';
 import { positiveOption, resolveBounds, TaskBounds, type TaskBoundsOptions } from './task-bounds.js';

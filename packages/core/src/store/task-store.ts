@@ -1,5 +1,5 @@
 import type { ListTasksResponse, StreamResponse, Task, TaskState } from '../schema/index.js';
-import type { LeaseCondition } from '../service/coordination.js';
+import type { LeaseCondition } from './lease-condition.js';
 
 /**
  * A stored task with the bookkeeping the service needs. `version` starts at

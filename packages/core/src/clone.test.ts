@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cloneValue, copyWith, deepFreeze, deepFreezeAgainst } from './clone.js';
-import { MemoryTaskStore } from './memory-store.js';
-import { commitOf, testTask } from './store-conformance-fixtures.js';
+import { MemoryTaskStore } from './store/memory-store.js';
+import { commitOf, testTask } from './store/store-conformance-fixtures.js';
 
 describe('cloneValue (the stores copy on the way in and out)', () => {
   it('copies JSON-like values deeply: equal, and sharing no object', () => {

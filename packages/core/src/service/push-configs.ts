@@ -3,11 +3,11 @@ import { A2AError, invalidParams } from '../errors.js';
 import type { ParsedParamsOf, ResultOf } from '../methods.js';
 import type { AgentCard, SendMessageRequest, TaskPushNotificationConfig } from '../schema/index.js';
 import type { CallContext } from '../calls.js';
-import type { Logger } from '../service/agent-run.js';
-import type { EventHub } from '../service/event-hub.js';
+import type { Logger } from '../observability/logger.js';
+import type { EventHub } from './event-hub.js';
 import { decodePageToken, encodePageToken } from '../store/list-tasks.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
-import type { PushConfig, PushConfigStore, PushDelivery, PushOptions } from './push-config-store.js';
+import type { PushConfig, PushConfigStore, PushDelivery, PushOptions } from '../push/push-config-store.js';
 
 /** What {@link PushConfigMethods} needs from its service. */
 export interface PushConfigHost {
