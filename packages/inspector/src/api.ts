@@ -3,7 +3,7 @@ import { fetchAgentCard } from '@taskwire/client';
 import type { AgentCard, MethodSpec, StreamMethodName, UnaryMethodName } from '@taskwire/core';
 import { A2AError, METHODS } from '@taskwire/core';
 import { fetchCard } from './card-fetch.js';
-import { inspectCard } from './card-report.js';
+import { cardCheck, inspectCard } from './card-report.js';
 import type { CheckOptions } from './checks.js';
 import type { ClientCredentials } from './client-credentials.js';
 import { resolveCredentials } from './client-credentials.js';
@@ -119,11 +119,20 @@ export class InspectorApi {
     }
   }
 
-  /** `POST /api/checks`: the check battery (see `runChecks`) with `quickText` / `slowText` when given. */
+  /**
+   * `POST /api/checks`: the same battery as `--check`: the card check (see
+   * `cardCheck`, on a fresh card report) then, when the card is usable, the
+   * checks of `runChecks` with `quickText` / `slowText` when given.
+   */
   async checks(body: unknown) {
-    const client = await this.client(await target(body));
+    const { url, credentials, interface: index } = await target(body);
+    const report = await inspectCard(url, credentials);
+    const card = cardCheck(report);
+    if (!report.card) return [card];
+    this.cards.set(url, report.card);
+    const client = clientFor(report.card, typeof index === 'number' ? index : undefined, credentials, url);
     try {
-      return await runChecks(client, body as CheckOptions);
+      return [card, ...(await runChecks(client, body as CheckOptions))];
     } finally {
       await client.close().catch(() => undefined);
     }
