@@ -1,6 +1,6 @@
 import type { A2AClient } from '@taskwire/client';
 import type { StreamEvent, Task } from '@taskwire/core';
-import { issuePath, StreamResponseSchema, TaskSchema } from '@taskwire/core';
+import { issuePath, MessageSchema, StreamResponseSchema, TaskArtifactUpdateEventSchema, TaskSchema, TaskStatusUpdateEventSchema } from '@taskwire/core';
 
 /** The part of a client the check battery uses. */
 export type CheckClient = Pick<A2AClient, 'sendStreamingMessage' | 'subscribeToTask' | 'getTask' | 'cancelTask'>;
@@ -22,10 +22,15 @@ function glimpse(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-function issues(error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] }): string {
+/** The schema of each member of a StreamResponse, to name the field that is wrong rather than the union. */
+const MEMBERS = { task: TaskSchema, message: MessageSchema, statusUpdate: TaskStatusUpdateEventSchema, artifactUpdate: TaskArtifactUpdateEventSchema } as const;
+
+type Issues = { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] };
+
+function issues(error: Issues, prefix: readonly PropertyKey[] = []): string {
   return error.issues
     .slice(0, 3)
-    .map((issue) => `${issuePath(issue.path) || '(root)'}: ${issue.message}`)
+    .map((issue) => `${issuePath([...prefix, ...issue.path]) || '(root)'}: ${issue.message}`)
     .join('; ');
 }
 
@@ -41,8 +46,17 @@ export function asStreamEvent(event: unknown, what: string): StreamEvent {
   const response = (event as { response?: unknown } | null | undefined)?.response;
   const parsed = StreamResponseSchema.safeParse(response);
   if (parsed.success && typeof (event as StreamEvent).sequence === 'number') return event as StreamEvent;
-  const why = parsed.success ? 'it has no sequence number' : issues(parsed.error);
+  const why = parsed.success ? 'it has no sequence number' : memberIssues(response) ?? issues(parsed.error);
   throw new AnswerShapeError(`${what} sent the event ${glimpse(response)}, expected one of task, message, statusUpdate, artifactUpdate: ${why}`);
+}
+
+/** When `response` names one member of a StreamResponse, what is wrong inside it. */
+function memberIssues(response: unknown): string | undefined {
+  if (typeof response !== 'object' || response === null) return undefined;
+  const keys = Object.keys(response).filter((key): key is keyof typeof MEMBERS => Object.hasOwn(MEMBERS, key));
+  if (keys.length !== 1) return undefined;
+  const inner = MEMBERS[keys[0]!].safeParse((response as Record<string, unknown>)[keys[0]!]);
+  return inner.success ? undefined : issues(inner.error, [keys[0]!]);
 }
 
 async function* checkedStream(events: AsyncIterable<unknown>, what: string): AsyncGenerator<StreamEvent> {

@@ -42,7 +42,7 @@ async function streamTerminal(client: CheckClient, text: string, signal: AbortSi
 
 async function getAfter(client: CheckClient, taskId: string | undefined, signal: AbortSignal): Promise<CheckResult> {
   const name = 'GetTask after completion returns the finished task';
-  if (!taskId) return { id: 'get-after-completion', name, status: 'not-run', evidence: ['the stream named no task (the agent answered with a message)'] };
+  if (!taskId) return { id: 'get-after-completion', name, status: 'not-run', evidence: ['the stream named no task (it failed, or the agent answered with a message)'] };
   try {
     const task = await client.getTask({ id: taskId, historyLength: 10 }, { signal });
     const ok = isSettled(task.status.state) && task.id === taskId;

@@ -40,7 +40,7 @@ Options:
   --token-url <url>   with --check: get a bearer token by OAuth client credentials from <url>,
                       with --client-id <id> and --client-secret <s> (or TASKWIRE_CLIENT_SECRET)
   --interface <n>     with --check: use supportedInterfaces[n] (default: the one the client picks)
-  --timeout <ms>      with --check: time limit of the card request, each probe and each check (default 10000 / 15000)
+  --timeout <ms>      with --check: time limit of the card request, each probe, each check (defaults 10000, 5000, 15000)
   --quick <text>      with --check: a message the agent answers at once (default "echo taskwire inspector")
   --slow <text>       with --check: a message that keeps it working, streaming (default "slow 40 100")
   -h, --help          this help
@@ -72,6 +72,9 @@ function parse(argv: readonly string[]) {
   });
 }
 
+/** The card's name as a line shows it: a string, cut at 200 characters. */
+const agentName = (name: unknown) => (typeof name !== 'string' ? '(a card with no name)' : name.length > 200 ? `${name.slice(0, 200)}...` : name);
+
 const withScheme = (url: string) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`);
 
 function checkReport(results: readonly CheckResult[]): string {
@@ -99,7 +102,7 @@ async function check(url: string, credentials: Credentials, values: ReturnType<t
   const iface = client.interface!;
   if (values.json) io.stdout.write(`${JSON.stringify({ agent: url, interface: iface, probes: report.probes, checks: results }, null, 2)}\n`);
   else {
-    io.stdout.write(`Checking ${report.card.name} over ${iface.protocolBinding} ${iface.protocolVersion} at ${iface.url}\n`);
+    io.stdout.write(`Checking ${agentName(report.card.name)} over ${iface.protocolBinding} ${iface.protocolVersion} at ${iface.url}\n`);
     io.stdout.write(checkReport(results));
     const failed = results.filter((r) => r.status === 'failed').length;
     io.stdout.write(failed === 0 ? 'All checks passed.\n' : `${failed} of ${results.length} checks failed.\n`);
