@@ -1,6 +1,6 @@
 import type { A2AClient } from '@taskwire/client';
 import type { StreamEvent, Task } from '@taskwire/core';
-import { issuePath, MessageSchema, StreamResponseSchema, TaskArtifactUpdateEventSchema, TaskSchema, TaskStatusUpdateEventSchema } from '@taskwire/core';
+import { TaskStateSchema } from '@taskwire/core';
 
 /** The part of a client the check battery uses. */
 export type CheckClient = Pick<A2AClient, 'sendStreamingMessage' | 'subscribeToTask' | 'getTask' | 'cancelTask'>;
@@ -22,41 +22,50 @@ function glimpse(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-/** The schema of each member of a StreamResponse, to name the field that is wrong rather than the union. */
-const MEMBERS = { task: TaskSchema, message: MessageSchema, statusUpdate: TaskStatusUpdateEventSchema, artifactUpdate: TaskArtifactUpdateEventSchema } as const;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : value === undefined ? 'nothing' : `a ${typeof value}`);
 
-type Issues = { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] };
-
-function issues(error: Issues, prefix: readonly PropertyKey[] = []): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issuePath([...prefix, ...issue.path]) || '(root)'}: ${issue.message}`)
-    .join('; ');
+/** What is wrong with the fields of a status the checks read (`state`, one of core's task states). */
+function statusProblem(status: unknown, at: string): string | undefined {
+  if (!isObject(status)) return `${at}: expected an object, got ${kindOf(status)}`;
+  if (!TaskStateSchema.safeParse(status.state).success) return `${at}.state: expected a task state such as TASK_STATE_COMPLETED, got ${glimpse(status.state)}`;
+  return undefined;
 }
 
-/** `value` when it is a Task (core's `TaskSchema`); else throws an {@link AnswerShapeError} naming `what`. */
+/** What is wrong with the fields of a Task the checks read (`id`, `status.state`), or undefined. */
+function taskProblem(task: unknown, at: string): string | undefined {
+  if (!isObject(task)) return `${at || '(answer)'}: expected an object, got ${kindOf(task)}`;
+  if (typeof task.id !== 'string') return `${at ? `${at}.` : ''}id: expected a string, got ${kindOf(task.id)}`;
+  return statusProblem(task.status, `${at ? `${at}.` : ''}status`);
+}
+
+/** What is wrong with the fields of a stream response the checks read, or undefined. */
+function responseProblem(response: unknown): string | undefined {
+  if (!isObject(response)) return `expected an object, got ${kindOf(response)}`;
+  const members = ['task', 'message', 'statusUpdate', 'artifactUpdate'].filter((key) => key in response);
+  if (members.length !== 1) return `it names ${members.length === 0 ? 'none' : members.join(' and ')}`;
+  const [member] = members as ['task' | 'message' | 'statusUpdate' | 'artifactUpdate'];
+  const value = response[member];
+  if (member === 'task') return taskProblem(value, 'task');
+  if (!isObject(value)) return `${member}: expected an object, got ${kindOf(value)}`;
+  if (member === 'message') return undefined;
+  if (typeof value.taskId !== 'string') return `${member}.taskId: expected a string, got ${kindOf(value.taskId)}`;
+  return member === 'statusUpdate' ? statusProblem(value.status, 'statusUpdate.status') : undefined;
+}
+
+/** `value` when it is a Task (an `id`, a `status` with a task state); else throws an {@link AnswerShapeError} naming `what`. */
 export function asTask(value: unknown, what: string): Task {
-  const parsed = TaskSchema.safeParse(value);
-  if (parsed.success) return value as Task;
-  throw new AnswerShapeError(`${what} answered ${glimpse(value)}, expected a Task ({id, contextId, status: {state}}): ${issues(parsed.error)}`);
+  const problem = taskProblem(value, '');
+  if (problem === undefined) return value as Task;
+  throw new AnswerShapeError(`${what} answered ${glimpse(value)}, expected a Task ({id, contextId, status: {state}}): ${problem}`);
 }
 
-/** `event` when its response is a StreamResponse (core's `StreamResponseSchema`); else throws an {@link AnswerShapeError} naming `what`. */
+/** `event` when its response is a StreamResponse with the fields the checks read; else throws an {@link AnswerShapeError} naming `what`. */
 export function asStreamEvent(event: unknown, what: string): StreamEvent {
-  const response = (event as { response?: unknown } | null | undefined)?.response;
-  const parsed = StreamResponseSchema.safeParse(response);
-  if (parsed.success && typeof (event as StreamEvent).sequence === 'number') return event as StreamEvent;
-  const why = parsed.success ? 'it has no sequence number' : memberIssues(response) ?? issues(parsed.error);
-  throw new AnswerShapeError(`${what} sent the event ${glimpse(response)}, expected one of task, message, statusUpdate, artifactUpdate: ${why}`);
-}
-
-/** When `response` names one member of a StreamResponse, what is wrong inside it. */
-function memberIssues(response: unknown): string | undefined {
-  if (typeof response !== 'object' || response === null) return undefined;
-  const keys = Object.keys(response).filter((key): key is keyof typeof MEMBERS => Object.hasOwn(MEMBERS, key));
-  if (keys.length !== 1) return undefined;
-  const inner = MEMBERS[keys[0]!].safeParse((response as Record<string, unknown>)[keys[0]!]);
-  return inner.success ? undefined : issues(inner.error, [keys[0]!]);
+  const response = isObject(event) ? event.response : undefined;
+  const problem = responseProblem(response) ?? (typeof (event as StreamEvent).sequence === 'number' ? undefined : 'it has no sequence number');
+  if (problem === undefined) return event as StreamEvent;
+  throw new AnswerShapeError(`${what} sent the event ${glimpse(response)}, expected one of task, message, statusUpdate, artifactUpdate: ${problem}`);
 }
 
 async function* checkedStream(events: AsyncIterable<unknown>, what: string): AsyncGenerator<StreamEvent> {
@@ -64,10 +73,12 @@ async function* checkedStream(events: AsyncIterable<unknown>, what: string): Asy
 }
 
 /**
- * `client` with every answer the battery reads checked against core's
- * schemas: a result that is not a Task, or a stream event that is not a
- * StreamResponse, is thrown as an {@link AnswerShapeError} saying what came
- * and what was expected, so that no check reads a field of a wrong shape.
+ * `client` with every answer the battery reads guarded: a result that is
+ * not a Task, or a stream event that is not a StreamResponse, is thrown as
+ * an {@link AnswerShapeError} saying what came and what was expected, so
+ * that no check reads a field of a wrong shape. Only the fields the checks
+ * read are required (task ids, states), so an agent that leaves out an
+ * optional-in-practice field still gets its checks run.
  */
 export function shapeChecked(client: CheckClient): CheckClient {
   return {
