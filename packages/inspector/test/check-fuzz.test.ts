@@ -50,7 +50,7 @@ describe('taskwire-inspect --check against hostile agents (seed 33)', () => {
     expect(CASES.length).toBe(32);
   });
 
-  it.each(CASES.map((c, i) => [c.name, i] as const))('%s: exits non-zero and names the problem, no crash', async (_name, i) => {
+  it.each(CASES.map((c, i) => [i, c.name] as const))('case %i, %s: exits non-zero and names the problem, no crash', async (i) => {
     const c = CASES[i]!;
     const args = ['--check', `${agents.url}/case-${i}/card.json`, '--quick', 'echo fuzz', '--slow', 'slow 3 10', ...(c.timeoutMs ? ['--timeout', String(c.timeoutMs)] : [])];
     const { code, out } = await inspect(args);
