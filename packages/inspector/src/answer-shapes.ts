@@ -68,6 +68,27 @@ export function asStreamEvent(event: unknown, what: string): StreamEvent {
   throw new AnswerShapeError(`${what} sent the event ${glimpse(response)}, expected one of task, message, statusUpdate, artifactUpdate: ${problem}`);
 }
 
+/** `list[field]` when it is an array of objects, checked one by one with `check`; else throws naming `what`. */
+function asList(result: unknown, field: string, what: string, check: (item: unknown, at: string) => string | undefined): unknown {
+  const list = isObject(result) ? result[field] : undefined;
+  const problem = Array.isArray(list) ? list.map((item, i) => check(item, `${field}[${i}]`)).find((p) => p !== undefined) : `${field}: expected a list, got ${kindOf(list)}`;
+  if (problem === undefined) return result;
+  throw new AnswerShapeError(`${what} answered ${glimpse(result)}, expected {${field}: [...]}: ${problem}`);
+}
+
+/**
+ * `result` of the unary operation `method` when it has the fields the page
+ * reads (a Task for GetTask and CancelTask, `tasks` for ListTasks,
+ * `configs` for ListTaskPushNotificationConfigs); else throws an
+ * {@link AnswerShapeError} saying what came and what was expected.
+ */
+export function checkedResult(method: string, result: unknown): unknown {
+  if (method === 'GetTask' || method === 'CancelTask') return asTask(result, method);
+  if (method === 'ListTasks') return asList(result, 'tasks', method, taskProblem);
+  if (method === 'ListTaskPushNotificationConfigs') return asList(result, 'configs', method, (item, at) => (isObject(item) ? undefined : `${at}: expected an object, got ${kindOf(item)}`));
+  return result;
+}
+
 async function* checkedStream(events: AsyncIterable<unknown>, what: string): AsyncGenerator<StreamEvent> {
   for await (const event of events) yield asStreamEvent(event, what);
 }
