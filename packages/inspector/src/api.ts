@@ -2,8 +2,9 @@ import type { A2AClient } from '@taskwire/client';
 import { fetchAgentCard } from '@taskwire/client';
 import type { AgentCard, MethodSpec, StreamMethodName, UnaryMethodName } from '@taskwire/core';
 import { A2AError, METHODS } from '@taskwire/core';
+import { asStreamEvent, checkedResult } from './answer-shapes.js';
 import { fetchCard } from './card-fetch.js';
-import { inspectCard } from './card-report.js';
+import { cardCheck, inspectCard } from './card-report.js';
 import type { CheckOptions } from './checks.js';
 import type { ClientCredentials } from './client-credentials.js';
 import { resolveCredentials } from './client-credentials.js';
@@ -84,13 +85,13 @@ export class InspectorApi {
     return report;
   }
 
-  /** `POST /api/call`: one unary operation (`method`, `params`), answered `{ result }` or `{ error }`. */
+  /** `POST /api/call`: one unary operation (`method`, `params`), answered `{ result }` or `{ error }` (also when the result is not of the shape the page reads, see `checkedResult`). */
   async call(body: unknown) {
     const { method, params } = body as { method?: string; params?: unknown };
     if (!method || (METHODS as Record<string, MethodSpec>)[method]?.kind !== 'unary') throw new BadRequest(`"method" must be a unary A2A operation (got ${method})`);
     const client = await this.client(await target(body));
     try {
-      return { result: await client.unary(method as UnaryMethodName, params as never, { timeoutMs: 30_000 }) };
+      return { result: checkedResult(method, await client.unary(method as UnaryMethodName, params as never, { timeoutMs: 30_000 })) };
     } catch (error) {
       return { error: apiError(error) };
     } finally {
@@ -110,7 +111,7 @@ export class InspectorApi {
     const client = await this.client(await target(body));
     const timeline = new Timeline();
     try {
-      for await (const event of client.stream(method as StreamMethodName, params as never, { signal })) send('entry', timeline.add(event));
+      for await (const event of client.stream(method as StreamMethodName, params as never, { signal })) send('entry', timeline.add(asStreamEvent(event, method)));
       send('end', {});
     } catch (error) {
       if (!signal.aborted) send('error', apiError(error));
@@ -119,11 +120,20 @@ export class InspectorApi {
     }
   }
 
-  /** `POST /api/checks`: the check battery (see `runChecks`) with `quickText` / `slowText` when given. */
+  /**
+   * `POST /api/checks`: the same battery as `--check`: the card check (see
+   * `cardCheck`, on a fresh card report) then, when the card is usable, the
+   * checks of `runChecks` with `quickText` / `slowText` when given.
+   */
   async checks(body: unknown) {
-    const client = await this.client(await target(body));
+    const { url, credentials, interface: index } = await target(body);
+    const report = await inspectCard(url, credentials);
+    const card = cardCheck(report);
+    if (!report.card) return [card];
+    this.cards.set(url, report.card);
+    const client = clientFor(report.card, typeof index === 'number' ? index : undefined, credentials, url);
     try {
-      return await runChecks(client, body as CheckOptions);
+      return [card, ...(await runChecks(client, body as CheckOptions))];
     } finally {
       await client.close().catch(() => undefined);
     }

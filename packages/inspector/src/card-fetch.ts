@@ -23,6 +23,14 @@ export interface CardFetch {
   readonly error?: string;
 }
 
+/** Why a request failed, with the cause `fetch` hides (a TLS error, a refused connection, a time limit). */
+export function failureText(error: unknown): string {
+  const { name, message, cause } = (error ?? {}) as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (name === 'TimeoutError') return 'no answer within the time limit';
+  const detail = cause?.code ?? cause?.message;
+  return detail ? `${message ?? String(error)}: ${detail}${cause?.message && cause.message !== detail ? ` (${cause.message})` : ''}` : (message ?? String(error));
+}
+
 /** How many redirects on one origin the inspector follows. */
 const MAX_REDIRECTS = 5;
 const CARD_TIMEOUT_MS = 10_000;
@@ -32,9 +40,10 @@ const CARD_TIMEOUT_MS = 10_000;
  * following redirects by hand: one that stays on the same origin is followed
  * (credentials and all, at most {@link MAX_REDIRECTS}), one to another
  * origin is recorded and not followed, so neither the credentials nor the
- * inspector go where the user did not send them. Never throws.
+ * inspector go where the user did not send them. Each request waits
+ * `timeoutMs` at most (default 10000). Never throws.
  */
-export async function fetchCard(url: string, credentials?: Credentials): Promise<CardFetch> {
+export async function fetchCard(url: string, credentials?: Credentials, timeoutMs = CARD_TIMEOUT_MS): Promise<CardFetch> {
   const cardUrl = agentCardUrl(url);
   const redirects: RedirectHop[] = [];
   const headers = { accept: 'application/json', ...credentialHeaders(credentials) };
@@ -42,9 +51,9 @@ export async function fetchCard(url: string, credentials?: Credentials): Promise
   for (;;) {
     let response: Response;
     try {
-      response = await fetch(at, { headers, redirect: 'manual', signal: AbortSignal.timeout(CARD_TIMEOUT_MS) });
+      response = await fetch(at, { headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      return { cardUrl, redirects, error: `the card at ${at} does not load (${(error as Error).message})` };
+      return { cardUrl, redirects, error: `the card at ${at} does not load (${failureText(error)}), expected an HTTP answer with the card as JSON` };
     }
     if (response.status < 300 || response.status >= 400 || response.status === 304) return { cardUrl, redirects, response };
     await response.body?.cancel().catch(() => undefined);

@@ -23,6 +23,9 @@ const V03_FIELDS: Readonly<Record<string, string>> = {
   security: 'v1.0 says securityRequirements',
 };
 
+/** The `path` of the one row that lists the v0.3 fields a v1.0 card keeps for v0.3 clients. */
+export const V03_COMPATIBILITY_PATH = '(v0.3 compatibility)';
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -43,12 +46,13 @@ export function schemaProblems(raw: unknown, card: AgentCard | undefined): CardP
   if (!isObject(raw)) return [{ path: '(card)', rule: '§8.2 Agent Card discovery', message: 'the card is not a JSON object', severity: 'error' }];
   const problems: CardProblem[] = [];
   const v03 = isV03Card(raw);
-  for (const [field, instead] of Object.entries(V03_FIELDS)) {
-    if (field in raw) {
-      // A v0.3 card is read by converting it; a v1.0 card may keep v0.3 fields for v0.3 clients (v1.0 clients ignore them).
-      const message = v03 ? `"${field}" is a v0.3 field; ${instead}` : `"${field}" is a v0.3 field, kept for v0.3 clients; v1.0 clients ignore it`;
-      problems.push({ path: field, rule: '§A.2 v0.3-only field', message, severity: v03 ? 'warning' : 'info' });
-    }
+  const v03Fields = Object.keys(V03_FIELDS).filter((field) => field in raw);
+  if (v03) {
+    for (const field of v03Fields) problems.push({ path: field, rule: '§A.2 v0.3-only field', message: `"${field}" is a v0.3 field; ${V03_FIELDS[field]}`, severity: 'warning' });
+  } else if (v03Fields.length > 0) {
+    // A v1.0 card may keep v0.3 fields for v0.3 clients (v1.0 clients ignore them): expected compatibility, one row, not a problem per field.
+    const message = `${v03Fields.map((f) => `"${f}"`).join(', ')} serve v0.3 clients; v1.0 clients ignore them (expected compatibility, not a problem)`;
+    problems.push({ path: V03_COMPATIBILITY_PATH, rule: '§A.2 v0.3 compatibility', message, severity: 'info' });
   }
   const parsed = AgentCardSchema.safeParse(raw);
   if (!parsed.success) {

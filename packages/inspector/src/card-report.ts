@@ -2,10 +2,11 @@ import type { AgentCard } from '@taskwire/core';
 import type { TransportRegistry } from '@taskwire/client';
 import { DEFAULT_TRANSPORTS, parseAgentCard, selectInterface } from '@taskwire/client';
 import type { RedirectHop } from './card-fetch.js';
-import { fetchCard } from './card-fetch.js';
+import { failureText, fetchCard } from './card-fetch.js';
 import type { CardProblem } from './card-problems.js';
 import { isV03Card, schemaProblems } from './card-problems.js';
 import { signatureProblems } from './card-signatures.js';
+import type { CheckResult } from './checks.js';
 import type { InterfaceProbe } from './probe.js';
 import { probeInterfaces } from './probe.js';
 import type { Credentials } from './transports.js';
@@ -64,18 +65,27 @@ function choose(card: AgentCard, registry: TransportRegistry, client: TransportC
  * that do not answer), the interface each kind of client would pick, and a
  * probe of every interface. `credentials` go to the origin of `url` and
  * their `trustedOrigins` only. Never throws: an agent that does not answer
- * is a report with a problem saying so.
+ * is a report with a problem saying so. `timeoutMs` bounds the card
+ * request and each probe (defaults: those of `fetchCard`, `probeInterfaces`).
  */
-export async function inspectCard(url: string, credentials?: Credentials): Promise<CardReport> {
-  const { cardUrl, redirects, response, error } = await fetchCard(url, credentials);
+export async function inspectCard(url: string, credentials?: Credentials, timeoutMs?: number): Promise<CardReport> {
+  const { cardUrl, redirects, response, error } = await fetchCard(url, credentials, timeoutMs);
   if (!response || error !== undefined) {
     const problem: CardProblem = { path: '(card)', rule: '§8.2 Discovery', message: error ?? `the card at ${cardUrl} does not load`, severity: 'error' };
     return { cardUrl, redirects, httpStatus: response?.status ?? 0, problems: [problem], choices: [], probes: [] };
   }
-  const raw: unknown = await response.json().catch(() => undefined);
+  const text = await response.text().catch((error: unknown) => new Error(failureText(error)));
+  let raw: unknown;
+  try {
+    raw = typeof text === 'string' ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: said below
+  }
   const base = { cardUrl, redirects, httpStatus: response.status };
   if (!response.ok || raw === undefined) {
-    const message = response.ok ? 'the card is not JSON' : `the card request answered HTTP ${response.status}`;
+    const type = response.headers.get('content-type') ?? 'no content type';
+    const body = typeof text === 'string' ? `${type}: ${JSON.stringify(text.slice(0, 60))}${text.length > 60 ? '...' : ''}` : `the body did not arrive: ${text.message}`;
+    const message = response.ok ? `the card is not JSON (${body}), expected an AgentCard JSON object` : `the card request answered HTTP ${response.status} (${body}), expected 200 with the card as JSON`;
     return { ...base, raw, problems: [{ path: '(card)', rule: '§8.2 Discovery', message, severity: 'error' }], choices: [], probes: [] };
   }
   let card: AgentCard | undefined;
@@ -86,7 +96,7 @@ export async function inspectCard(url: string, credentials?: Credentials): Promi
     problems.push({ path: 'supportedInterfaces', rule: '§8.3.1 Supported interfaces', message: (error as Error).message, severity: 'error' });
   }
   problems.push(...schemaProblems(raw, card), ...(await signatureProblems(raw)));
-  const probes = card ? await probeInterfaces(card, credentials, url) : [];
+  const probes = card ? await probeInterfaces(card, credentials, url, timeoutMs) : [];
   for (const probe of probes) {
     if (probe.status === 'unreachable' || probe.status === 'refused') {
       problems.push({
@@ -99,4 +109,19 @@ export async function inspectCard(url: string, credentials?: Credentials): Promi
   }
   const choices = card ? [choose(card, INSPECTOR_TRANSPORTS, 'inspector'), choose(card, DEFAULT_TRANSPORTS, 'browser')] : [];
   return { ...base, raw, cardVersion: isV03Card(raw) ? '0.3' : '1.0', ...(card && { card }), problems, choices, probes };
+}
+
+/**
+ * The card check of the battery, from a card report: failed when the card
+ * has a problem of severity `error`; its evidence is one line per problem
+ * (severity, path, rule, what was expected).
+ */
+export function cardCheck(report: CardReport): CheckResult {
+  const errors = report.problems.filter((p) => p.severity === 'error');
+  return {
+    id: 'card',
+    name: 'The agent card is a valid v1.0 card whose interfaces answer',
+    status: errors.length === 0 ? 'passed' : 'failed',
+    evidence: report.problems.map((p) => `${p.severity} ${p.path} [${p.rule}]: ${p.message}`),
+  };
 }

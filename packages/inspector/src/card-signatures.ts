@@ -1,5 +1,6 @@
 import type { AgentCard, AgentCardJwsHeader } from '@taskwire/core';
 import { verifyAgentCard } from '@taskwire/core';
+import { failureText } from './card-fetch.js';
 import type { CardProblem } from './card-problems.js';
 
 const RULE = '§8.4.3 Signature verification';
@@ -13,7 +14,7 @@ async function keyFromJku(jku: string, kid: string, fetchImpl: typeof fetch): Pr
   try {
     response = await fetchImpl(jku, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(JKU_TIMEOUT_MS) });
   } catch (error) {
-    throw new Error(`the jku ${jku} does not load (${(error as Error).message})`);
+    throw new Error(`the jku ${jku} does not load (${failureText(error)})`);
   }
   if (!response.ok) throw new Error(`the jku ${jku} answered HTTP ${response.status}`);
   const set = (await response.json().catch(() => undefined)) as { keys?: unknown } | undefined;
@@ -27,10 +28,11 @@ async function keyFromJku(jku: string, kid: string, fetchImpl: typeof fetch): Pr
  * `error` per signature that does not (with the reason: the jku does not
  * load, no key with that `kid`, the signature does not match the card...).
  * A signature without `jku` cannot be checked without the signer's keys: an
- * `info` says so. A card without signatures gives no problem.
+ * `info` says so. A card without signatures gives no problem; signatures
+ * that cannot be read are one `error`. Never throws.
  */
 export async function signatureProblems(raw: unknown, fetchImpl: typeof fetch = fetch): Promise<CardProblem[]> {
-  const signatures = (raw as { signatures?: unknown }).signatures;
+  const signatures = typeof raw === 'object' && raw !== null ? (raw as { signatures?: unknown }).signatures : undefined;
   if (!Array.isArray(signatures) || signatures.length === 0) return [];
   const noJku = new Set<string>();
   const keys = async (header: AgentCardJwsHeader) => {
@@ -38,7 +40,12 @@ export async function signatureProblems(raw: unknown, fetchImpl: typeof fetch = 
     noJku.add(`(kid ${JSON.stringify(header.kid)}): no key`);
     return undefined;
   };
-  const result = await verifyAgentCard(raw as AgentCard, { keys });
+  let result: Awaited<ReturnType<typeof verifyAgentCard>>;
+  try {
+    result = await verifyAgentCard(raw as AgentCard, { keys });
+  } catch (error) {
+    return [{ path: 'signatures', rule: RULE, message: `cannot be checked: ${(error as Error)?.message ?? String(error)} (expected JWS objects {protected, signature})`, severity: 'error' }];
+  }
   const problems: CardProblem[] = result.reasons.map((reason) => {
     const at = /^signatures\[(\d+)\]/.exec(reason)?.[1];
     const index = at === undefined ? undefined : Number(at);

@@ -1,4 +1,4 @@
-import type { A2AClient } from '@taskwire/client';
+import type { CheckClient } from './answer-shapes.js';
 import type { SendMessageRequest, StreamEvent } from '@taskwire/core';
 import { A2AError, stateOf } from '@taskwire/core';
 
@@ -33,7 +33,7 @@ export async function drain(events: AsyncIterable<StreamEvent>, into: StreamEven
  * goes on into `events` until `rest` settles; without, it is closed (as a
  * dropped connection would be) and `rest` is settled.
  */
-export async function startSlow(client: A2AClient, text: string, signal: AbortSignal, minEvents = 1, follow = true) {
+export async function startSlow(client: CheckClient, text: string, signal: AbortSignal, minEvents = 1, follow = true) {
   const events: StreamEvent[] = [];
   const iterator = client.sendStreamingMessage(userMessage(text), { signal, resume: false })[Symbol.asyncIterator]();
   let taskId: string | undefined;

@@ -1,6 +1,7 @@
-import type { A2AClient } from '@taskwire/client';
 import type { StreamEvent, Task } from '@taskwire/core';
 import { A2AError, isSettled, isTerminal, stateOf } from '@taskwire/core';
+import type { CheckClient } from './answer-shapes.js';
+import { shapeChecked } from './answer-shapes.js';
 import { describe, drain, errorText, startSlow, taskIdOf, userMessage } from './check-kit.js';
 import { resumes } from './resume-check.js';
 
@@ -23,7 +24,7 @@ export interface CheckOptions {
   readonly timeoutMs?: number;
 }
 
-async function streamTerminal(client: A2AClient, text: string, signal: AbortSignal): Promise<{ result: CheckResult; taskId?: string; terminal?: boolean }> {
+async function streamTerminal(client: CheckClient, text: string, signal: AbortSignal): Promise<{ result: CheckResult; taskId?: string; terminal?: boolean }> {
   const events: StreamEvent[] = [];
   const name = 'Streaming ends with a terminal (or interrupted) event';
   try {
@@ -39,9 +40,9 @@ async function streamTerminal(client: A2AClient, text: string, signal: AbortSign
   return { result: { id: 'stream-terminal', name, status: ended ? 'passed' : 'failed', evidence }, ...(taskId && { taskId }), terminal: state !== undefined && isTerminal(state) };
 }
 
-async function getAfter(client: A2AClient, taskId: string | undefined, signal: AbortSignal): Promise<CheckResult> {
+async function getAfter(client: CheckClient, taskId: string | undefined, signal: AbortSignal): Promise<CheckResult> {
   const name = 'GetTask after completion returns the finished task';
-  if (!taskId) return { id: 'get-after-completion', name, status: 'not-run', evidence: ['the stream named no task (the agent answered with a message)'] };
+  if (!taskId) return { id: 'get-after-completion', name, status: 'not-run', evidence: ['the stream named no task (it failed, or the agent answered with a message)'] };
   try {
     const task = await client.getTask({ id: taskId, historyLength: 10 }, { signal });
     const ok = isSettled(task.status.state) && task.id === taskId;
@@ -51,7 +52,7 @@ async function getAfter(client: A2AClient, taskId: string | undefined, signal: A
   }
 }
 
-async function cancelWorks(client: A2AClient, text: string, signal: AbortSignal): Promise<CheckResult> {
+async function cancelWorks(client: CheckClient, text: string, signal: AbortSignal): Promise<CheckResult> {
   const name = 'CancelTask stops a running task (canceled, and its stream ends)';
   const started = await startSlow(client, text, signal);
   if (!started.taskId) return { id: 'cancel', name, status: 'not-run', evidence: ['the slow message started no task'] };
@@ -73,7 +74,7 @@ async function cancelWorks(client: A2AClient, text: string, signal: AbortSignal)
   return { id: 'cancel', name, status: ok ? 'passed' : 'failed', evidence };
 }
 
-async function resubscribes(client: A2AClient, text: string, signal: AbortSignal): Promise<CheckResult> {
+async function resubscribes(client: CheckClient, text: string, signal: AbortSignal): Promise<CheckResult> {
   const name = 'SubscribeToTask on a running task starts with the task as it is, then follows it';
   const started = await startSlow(client, text, signal);
   if (!started.taskId) return { id: 'resubscribe', name, status: 'not-run', evidence: ['the slow message started no task'] };
@@ -103,7 +104,7 @@ async function resubscribes(client: A2AClient, text: string, signal: AbortSignal
   return { id: 'resubscribe', name, status: ok ? 'passed' : 'failed', evidence };
 }
 
-async function errorCodes(client: A2AClient, finishedTaskId: string | undefined, signal: AbortSignal): Promise<CheckResult> {
+async function errorCodes(client: CheckClient, finishedTaskId: string | undefined, signal: AbortSignal): Promise<CheckResult> {
   const unknown = `inspector-missing-${crypto.randomUUID()}`;
   const expectations: [string, () => Promise<unknown>, string][] = [
     ['GetTask of an unknown task', () => client.getTask({ id: unknown }, { signal }), 'TaskNotFound'],
@@ -137,17 +138,19 @@ async function errorCodes(client: A2AClient, finishedTaskId: string | undefined,
  * with the task as it is and follows it; errors carry A2A codes. Never
  * throws: each failure is a failed check with its evidence.
  */
-export async function runChecks(client: A2AClient, options: CheckOptions = {}): Promise<CheckResult[]> {
+export async function runChecks(agent: CheckClient, options: CheckOptions = {}): Promise<CheckResult[]> {
+  const client = shapeChecked(agent);
   const limit = () => AbortSignal.timeout(options.timeoutMs ?? 15_000);
   const quick = options.quickText ?? 'echo taskwire inspector';
   const slow = options.slowText ?? 'slow 40 100';
-  const first = await streamTerminal(client, quick, limit());
+  const stream = 'Streaming ends with a terminal (or interrupted) event';
+  const first = await streamTerminal(client, quick, limit()).catch((error: unknown) => ({ result: failed('stream-terminal', stream, error), taskId: undefined, terminal: false }));
   const results: CheckResult[] = [first.result];
-  results.push(await getAfter(client, first.taskId, limit()));
+  results.push(await getAfter(client, first.taskId, limit()).catch((error: unknown) => failed('get-after-completion', 'GetTask after completion', error)));
   results.push(await cancelWorks(client, slow, limit()).catch((error: unknown) => failed('cancel', 'CancelTask stops a running task', error)));
   results.push(await resubscribes(client, slow, limit()).catch((error: unknown) => failed('resubscribe', 'SubscribeToTask on a running task', error)));
   results.push(await resumes(client, slow, limit()).catch((error: unknown) => failed('resume', 'A stream resumes from the last event seen', error)));
-  results.push(await errorCodes(client, first.terminal ? first.taskId : undefined, limit()));
+  results.push(await errorCodes(client, first.terminal ? first.taskId : undefined, limit()).catch((error: unknown) => failed('error-codes', 'Errors carry A2A codes', error)));
   return results;
 }
 

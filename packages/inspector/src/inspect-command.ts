@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { escapeJsonControls, stripControls } from '@taskwire/client';
-import { inspectCard } from './card-report.js';
+import { cardCheck, inspectCard } from './card-report.js';
 import { resolveCredentials } from './client-credentials.js';
 import type { CheckResult } from './checks.js';
 import { runChecks } from './checks.js';
@@ -40,6 +40,7 @@ Options:
   --token-url <url>   with --check: get a bearer token by OAuth client credentials from <url>,
                       with --client-id <id> and --client-secret <s> (or TASKWIRE_CLIENT_SECRET)
   --interface <n>     with --check: use supportedInterfaces[n] (default: the one the client picks)
+  --timeout <ms>      with --check: time limit of the card request, each probe, each check (defaults 10000, 5000, 15000)
   --quick <text>      with --check: a message the agent answers at once (default "echo taskwire inspector")
   --slow <text>       with --check: a message that keeps it working, streaming (default "slow 40 100")
   -h, --help          this help
@@ -63,12 +64,16 @@ function parse(argv: readonly string[]) {
       'client-id': { type: 'string' },
       'client-secret': { type: 'string' },
       interface: { type: 'string' },
+      timeout: { type: 'string' },
       quick: { type: 'string' },
       slow: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
 }
+
+/** The card's name as a line shows it: a string, cut at 200 characters. */
+const agentName = (name: unknown) => (typeof name !== 'string' ? '(a card with no name)' : name.length > 200 ? `${name.slice(0, 200)}...` : name);
 
 const withScheme = (url: string) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`);
 
@@ -78,30 +83,26 @@ function checkReport(results: readonly CheckResult[]): string {
 }
 
 async function check(url: string, credentials: Credentials, values: ReturnType<typeof parse>['values'], io: InspectIo): Promise<number> {
-  const report = await inspectCard(url, credentials);
+  const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
+  const report = await inspectCard(url, credentials, timeoutMs);
   if (!report.card) {
-    io.stderr.write(`taskwire inspect: ${report.problems.map((p) => p.message).join('; ')}\n`);
+    const lines = report.problems.map((p) => `  ${p.severity} ${p.path} [${p.rule}]: ${p.message}\n`).join('');
+    io.stderr.write(`taskwire inspect: the agent's card at ${report.cardUrl} cannot be used:\n${lines}`);
     return 3;
   }
   const index = values.interface === undefined ? undefined : Number(values.interface);
   const client = clientFor(report.card, index, credentials, url);
-  const errors = report.problems.filter((p) => p.severity === 'error');
-  const card: CheckResult = {
-    id: 'card',
-    name: 'The agent card is a valid v1.0 card whose interfaces answer',
-    status: errors.length === 0 ? 'passed' : 'failed',
-    evidence: report.problems.map((p) => `${p.severity} ${p.path} [${p.rule}]: ${p.message}`),
-  };
+  const card = cardCheck(report);
   let results: CheckResult[];
   try {
-    results = [card, ...(await runChecks(client, { quickText: values.quick, slowText: values.slow }))];
+    results = [card, ...(await runChecks(client, { quickText: values.quick, slowText: values.slow, ...(timeoutMs !== undefined && { timeoutMs }) }))];
   } finally {
     await client.close().catch(() => undefined);
   }
   const iface = client.interface!;
   if (values.json) io.stdout.write(`${JSON.stringify({ agent: url, interface: iface, probes: report.probes, checks: results }, null, 2)}\n`);
   else {
-    io.stdout.write(`Checking ${report.card.name} over ${iface.protocolBinding} ${iface.protocolVersion} at ${iface.url}\n`);
+    io.stdout.write(`Checking ${agentName(report.card.name)} over ${iface.protocolBinding} ${iface.protocolVersion} at ${iface.url}\n`);
     io.stdout.write(checkReport(results));
     const failed = results.filter((r) => r.status === 'failed').length;
     io.stdout.write(failed === 0 ? 'All checks passed.\n' : `${failed} of ${results.length} checks failed.\n`);
@@ -147,8 +148,8 @@ export async function runInspect(argv: readonly string[], raw: InspectIo): Promi
   const grant = tokenUrl ? { tokenUrl, clientId: values['client-id'] ?? '', clientSecret: values['client-secret'] ?? io.env.TASKWIRE_CLIENT_SECRET ?? '' } : undefined;
   const trustedOrigins = values['trust-origin'];
   const given = { apiKey: values['api-key'] ?? io.env.TASKWIRE_API_KEY, bearer: values.bearer, ...(trustedOrigins && { trustedOrigins }), ...(grant && { clientCredentials: grant }) };
-  if (positionals.length > 1 || (values.check && !url) || (values.interface !== undefined && !/^\d+$/.test(values.interface))) {
-    io.stderr.write(`taskwire inspect: ${values.check && !url ? '--check needs the agent URL' : 'give at most one agent URL (and --interface a whole number)'}\n${INSPECT_USAGE}\n`);
+  if (positionals.length > 1 || (values.check && !url) || (values.interface !== undefined && !/^\d+$/.test(values.interface)) || (values.timeout !== undefined && !/^[1-9]\d*$/.test(values.timeout))) {
+    io.stderr.write(`taskwire inspect: ${values.check && !url ? '--check needs the agent URL' : 'give at most one agent URL (and --interface, --timeout whole numbers)'}\n${INSPECT_USAGE}\n`);
     return 2;
   }
   try {

@@ -32,12 +32,12 @@ export interface InterfaceProbe {
 const PROBE_TIMEOUT_MS = 5_000;
 
 /** One GetTask of a task that does not exist, over `iface` alone. */
-async function probeVersion(card: AgentCard, iface: AgentInterface, credentials: Credentials | undefined, agentUrl: string | undefined) {
+async function probeVersion(card: AgentCard, iface: AgentInterface, credentials: Credentials | undefined, agentUrl: string | undefined, timeoutMs: number) {
   const only = { ...card, supportedInterfaces: [iface] };
   const client = clientFor(only, 0, credentials, agentUrl);
   const started = performance.now();
   try {
-    await client.getTask({ id: `inspector-probe-${crypto.randomUUID()}` }, { timeoutMs: PROBE_TIMEOUT_MS });
+    await client.getTask({ id: `inspector-probe-${crypto.randomUUID()}` }, { timeoutMs });
     return { latencyMs: performance.now() - started, outcome: 'refused' as const, detail: 'GetTask of a task that does not exist succeeded' };
   } catch (error) {
     const latencyMs = performance.now() - started;
@@ -73,8 +73,9 @@ const withheld = (url: string) => ` (credentials not sent: ${url} is not on the 
  * refuses v1.0 (VersionNotSupported) is tried again in v0.3. `credentials`
  * go to interfaces on the origin of `agentUrl` (the URL the user named) or
  * a trusted origin only; a probe of another one says they were held back.
+ * Each probe waits `timeoutMs` at most (default 5000).
  */
-export function probeInterfaces(card: AgentCard, credentials?: Credentials, agentUrl?: string): Promise<InterfaceProbe[]> {
+export function probeInterfaces(card: AgentCard, credentials?: Credentials, agentUrl?: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<InterfaceProbe[]> {
   return Promise.all(
     card.supportedInterfaces.map(async (iface, index): Promise<InterfaceProbe> => {
       const base = { index, binding: iface.protocolBinding, url: iface.url, declaredVersion: iface.protocolVersion };
@@ -83,7 +84,7 @@ export function probeInterfaces(card: AgentCard, credentials?: Credentials, agen
       for (const version of tried) {
         let result;
         try {
-          result = await probeVersion(card, { ...iface, protocolVersion: version }, credentials, agentUrl);
+          result = await probeVersion(card, { ...iface, protocolVersion: version }, credentials, agentUrl, timeoutMs);
         } catch (error) {
           return { ...base, status: 'unsupported', detail: (error as Error).message };
         }

@@ -1,4 +1,4 @@
-import type { A2AClient } from '@taskwire/client';
+import type { CheckClient } from './answer-shapes.js';
 import type { StreamEvent } from '@taskwire/core';
 import { isTerminal, stateOf } from '@taskwire/core';
 import type { CheckResult } from './checks.js';
@@ -12,7 +12,7 @@ const NAME = 'A dropped stream resumes from the last event seen (event ids; Subs
  * tRPC ids), and SubscribeToTask from the last one must go on with the next
  * number, no gap, no repeat. The task is canceled afterwards.
  */
-export async function resumes(client: A2AClient, text: string, signal: AbortSignal): Promise<CheckResult> {
+export async function resumes(client: CheckClient, text: string, signal: AbortSignal): Promise<CheckResult> {
   const started = await startSlow(client, text, signal, 3, false);
   const id = started.taskId;
   if (!id) return { id: 'resume', name: NAME, status: 'not-run', evidence: ['the slow message started no task'] };

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectCard } from '../src/card-report.js';
 import { runChecks } from '../src/checks.js';
 import { clientFor } from '../src/transports.js';
+import { v03Card } from './v03-card-server.js';
 
 let agent: RunningAgent;
 let base = '';
@@ -57,18 +58,7 @@ describe('inspectCard', () => {
   });
 
   it('reads a v0.3 card: its fields are warnings, its JSON-RPC interface is spoken in v0.3, and the checks run over it', async () => {
-    served.set('/v03/agent-card.json', {
-      name: 'v0.3 front',
-      description: 'The reference agent, described the v0.3 way',
-      url: agent.urls.jsonRpc,
-      preferredTransport: 'JSONRPC',
-      protocolVersion: '0.3.0',
-      version: '1.0.0',
-      capabilities: { streaming: true },
-      defaultInputModes: ['text/plain'],
-      defaultOutputModes: ['text/plain'],
-      skills: [],
-    });
+    served.set('/v03/agent-card.json', v03Card(agent.urls.jsonRpc));
     const report = await inspectCard(`${base}/v03/agent-card.json`);
     expect(report.cardVersion).toBe('0.3');
     expect(report.problems.map((p) => [p.path, p.severity])).toEqual([

@@ -51,6 +51,32 @@ describe('taskwire inspect --check', () => {
     expect(code).toBe(1);
   }, 60_000);
 
+  it.each([
+    [0, 'JSONRPC'],
+    [1, 'HTTP+JSON'],
+    [2, 'GRPC'],
+  ])('checks the @a2a-js/sdk agent over supportedInterfaces[%i] (%s), every transport it offers', async (index, binding) => {
+    const all = await startPeerAgent({ allTransports: true });
+    try {
+      const { code, out } = await check(all.url, '--interface', String(index), '--json');
+      const report = JSON.parse(out) as { interface: { protocolBinding: string }; probes: { status: string }[]; checks: { id: string; status: string }[] };
+      expect(report.interface.protocolBinding).toBe(binding);
+      expect(report.probes.map((p) => p.status)).toEqual(['answered', 'answered', 'answered']);
+      expect(Object.fromEntries(report.checks.map((c) => [c.id, c.status]))).toEqual({
+        card: 'passed',
+        'stream-terminal': 'passed',
+        'get-after-completion': 'passed',
+        cancel: 'passed',
+        resubscribe: 'passed',
+        resume: 'failed',
+        'error-codes': 'passed',
+      });
+      expect(code).toBe(1);
+    } finally {
+      await all.close();
+    }
+  }, 60_000);
+
   it("sends --api-key to the agent URL's origin only: gRPC on another port fails without it, passes once --trust-origin names it", async () => {
     const keyed = await startAgent('sekret');
     try {

@@ -57,7 +57,7 @@ describe('the inspector page in headless Chromium', () => {
     const at = (path: string) => problems.filter((p) => p.path === path);
     expect(at('name')[0]).toMatchObject({ severity: 'error', text: expect.stringContaining('§4.4.1 AgentCard: required field') });
     expect(at('version')[0]).toMatchObject({ severity: 'error', text: expect.stringContaining('required field "version" is missing') });
-    expect(at('preferredTransport')[0]?.text).toContain('§A.2 v0.3-only field');
+    expect(at('(v0.3 compatibility)')).toEqual([{ severity: 'info', path: '(v0.3 compatibility)', text: expect.stringContaining('"preferredTransport" serve v0.3 clients') }]);
     expect(at('supportedInterfaces[1].protocolBinding')[0]).toMatchObject({ severity: 'warning', text: expect.stringContaining('unknown binding "SOAP"') });
     expect(at('supportedInterfaces[0].url')[0]).toMatchObject({ severity: 'error', text: expect.stringContaining('does not answer') });
     expect(at('signatures[0]')[0]).toMatchObject({ severity: 'error', text: expect.stringMatching(/§8\.4\.3.*jku .*jwks\.json answered HTTP 404/) });
@@ -91,6 +91,9 @@ describe('the inspector page in headless Chromium', () => {
     expect(probes.map((p) => p[1])).toEqual(['answered', 'answered', 'answered', 'answered']);
     expect(probes.map((p) => p[2])).toEqual(['1.0', '1.0', '1.0', '1.0']);
     expect(await page.$$eval('#card-problems tbody tr[data-severity="error"]', (rows) => rows.length)).toBe(0);
+    // Its v0.3 fields (kept for v0.3 clients) are one row of expected compatibility, not a problem per field.
+    const rows = await page.$$eval('#card-problems tbody tr', (trs) => trs.map((r) => [r.getAttribute('data-severity'), r.getAttribute('data-path'), r.textContent ?? '']));
+    expect(rows.filter((r) => r[2]!.includes('v0.3'))).toEqual([['info', '(v0.3 compatibility)', expect.stringContaining('expected compatibility, not a problem')]]);
 
     const grpc = probes.findIndex((p) => p[0] === 'GRPC');
     await say(page, 'slow 500 20', grpc);
@@ -134,7 +137,7 @@ describe('the inspector page in headless Chromium', () => {
     await page.click('#run-checks');
     await page.waitForSelector('#check-results li[data-check]');
     const checks = await page.$$eval('#check-results > li', (items) => items.map((i) => [i.getAttribute('data-check'), i.getAttribute('data-status')]));
-    expect(checks).toEqual(['stream-terminal', 'get-after-completion', 'cancel', 'resubscribe', 'resume', 'error-codes'].map((id) => [id, 'passed']));
+    expect(checks).toEqual(['card', 'stream-terminal', 'get-after-completion', 'cancel', 'resubscribe', 'resume', 'error-codes'].map((id) => [id, 'passed']));
 
     // Tasks: ListTasks two at a time, the next page, a filter on the quote's context; GetTask with a history length.
     const listed = async (action: () => Promise<void>) => {
@@ -271,5 +274,15 @@ describe('the inspector page in headless Chromium', () => {
     await page.waitForSelector('#check-results li[data-check]');
     const failed = await page.$$eval('#check-results > li[data-status="failed"]', (items) => items.map((i) => [i.getAttribute('data-check'), i.textContent]));
     expect(failed).toEqual([['resume', expect.stringContaining('its events carry no ids')]]);
+  });
+
+  test("the check button runs the card check too: a card with missing fields fails it, each problem named", async () => {
+    const url = await brokenCardServer();
+    const { page } = await open(url);
+    await page.click('#run-checks');
+    await page.waitForSelector('#check-results li[data-check]');
+    const checks = await page.$$eval('#check-results > li', (items) => items.map((i) => [i.getAttribute('data-check'), i.getAttribute('data-status'), i.textContent ?? '']));
+    expect(checks[0]).toEqual(['card', 'failed', expect.stringContaining('error name [§4.4.1 AgentCard: required field]: required field "name" is missing')]);
+    expect(checks[0]![2]).toContain('error version [§4.4.1 AgentCard: required field]');
   });
 });
