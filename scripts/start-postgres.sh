@@ -9,7 +9,8 @@
 # /tmp/taskwire-postgres.env) so scripts/stop-postgres.sh can stop it.
 # One state file per cluster: while the cluster of that file runs, a second
 # start with the same file refuses (exit 1, saying so) rather than orphan it;
-# give each cluster its own file to run several.
+# give each cluster its own file to run several. $TASKWIRE_PG_OPTIONS, when
+# set, adds server settings (`-c name=value ...`, e.g. a preloaded library).
 #
 #   export TASKWIRE_TEST_DATABASE_URL="$(bash scripts/start-postgres.sh)"
 #   TASKWIRE_PG_ENV=/tmp/pg-other.env bash scripts/start-postgres.sh   # a second cluster
