@@ -9,7 +9,8 @@
 # /tmp/taskwire-postgres.env) so scripts/stop-postgres.sh can stop it.
 # One state file per cluster: while the cluster of that file runs, a second
 # start with the same file refuses (exit 1, saying so) rather than orphan it;
-# give each cluster its own file to run several.
+# give each cluster its own file to run several. $TASKWIRE_PG_OPTIONS, when
+# set, adds server settings (`-c name=value ...`, e.g. a preloaded library).
 #
 #   export TASKWIRE_TEST_DATABASE_URL="$(bash scripts/start-postgres.sh)"
 #   TASKWIRE_PG_ENV=/tmp/pg-other.env bash scripts/start-postgres.sh   # a second cluster
@@ -54,7 +55,7 @@ DATA="$(mktemp -d /tmp/taskwire-pg.XXXXXX)"
 PORT="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 
 as_postgres "'$PGBIN/initdb' -D '$DATA/data' -U postgres --auth=trust -E UTF8 --locale=C.UTF-8" >/dev/null
-as_postgres "'$PGBIN/pg_ctl' -D '$DATA/data' -l '$DATA/log' -w -t 60 start -o \"-p $PORT -k '$DATA' -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=128MB\"" >/dev/null
+as_postgres "'$PGBIN/pg_ctl' -D '$DATA/data' -l '$DATA/log' -w -t 60 start -o \"-p $PORT -k '$DATA' -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=128MB ${TASKWIRE_PG_OPTIONS:-}\"" >/dev/null
 
 URL="postgres://postgres@127.0.0.1:$PORT/postgres"
 printf 'TASKWIRE_PG_DATA=%s\nTASKWIRE_PG_URL=%s\n' "$DATA" "$URL" > "$ENV_FILE"

@@ -32,9 +32,12 @@ function stat(pid: string): { ppid: string; own: number; reaped: number } | unde
 /**
  * Starts a throwaway cluster with scripts/start-postgres.sh (its own env
  * file, so nothing else uses it: its CPU time is the benchmark's alone).
+ * `settings` are extra server settings (`-c name=value` each), e.g. to
+ * preload pg_stat_statements.
  */
-export async function startBenchCluster(): Promise<BenchCluster> {
-  const env = { ...process.env, TASKWIRE_PG_ENV: join(tmpdir(), `taskwire-bench-pg-${process.pid}.env`) };
+export async function startBenchCluster(settings: Readonly<Record<string, string>> = {}): Promise<BenchCluster> {
+  const options = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`).join(' ');
+  const env = { ...process.env, TASKWIRE_PG_ENV: join(tmpdir(), `taskwire-bench-pg-${process.pid}.env`), TASKWIRE_PG_OPTIONS: options };
   const url = (await run('bash', [join(SCRIPTS, 'start-postgres.sh')], { env })).stdout.trim();
   const data = /TASKWIRE_PG_DATA=(.*)/.exec(readFileSync(env.TASKWIRE_PG_ENV, 'utf8'))![1]!;
   const postmaster = readFileSync(join(data, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]!.trim();

@@ -23,11 +23,13 @@ const SECONDS = Number(process.argv[3] ?? 60);
 const STEP = 'lease-heartbeats';
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-const cluster = await startBenchCluster();
+// pg_stat_statements (planning included) attributes PostgreSQL's time to the statements that spent it.
+const cluster = await startBenchCluster({ shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' });
 try {
   const connectionString = cluster.url;
   await migrate({ connectionString });
   const admin = new pg.Pool({ connectionString, max: 1 });
+  await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   // As on a schema an earlier release made: renewals rewrite every task row until `contract`.
   await admin.query('DELETE FROM taskwire.taskwire_contract_steps WHERE step = $1', [STEP]);
   const store = await createPostgresTaskStore({ connectionString });
@@ -46,11 +48,13 @@ try {
   const rowBytes = (await admin.query<{ b: string }>('SELECT avg(pg_column_size(t.*))::int AS b FROM taskwire.tasks t')).rows[0]!.b;
   for (let i = 1; i <= N; i++) coordinator.hold(`task-${String(i).padStart(6, '0')}`, 1, () => console.error(`lost the lease of task ${i}`));
 
+  const statements: { label: string; seconds: number; rows: { query: string; calls: string; ms: string }[] }[] = [];
   const measure = async (label: string) => {
     const wal0 = (await admin.query<{ lsn: string }>('SELECT pg_current_wal_lsn() AS lsn')).rows[0]!.lsn;
     const updates = async () => Number((await admin.query<{ n: string }>(`SELECT n_tup_upd AS n FROM pg_stat_user_tables WHERE schemaname = 'taskwire' AND relname = 'tasks'`)).rows[0]!.n);
     const upd0 = await updates();
     const pg0 = cluster.cpuSeconds();
+    await admin.query('SELECT pg_stat_statements_reset()');
     const cpu0 = process.cpuUsage();
     const started = performance.now();
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
@@ -60,6 +64,9 @@ try {
     const wal = Number((await admin.query<{ d: string }>('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1) AS d', [wal0])).rows[0]!.d);
     const upd = (await updates()) - upd0;
     const share = (s: number) => `${fmt((100 * s) / seconds, 2)}%`;
+    statements.push({ label, seconds, rows: (await admin.query<{ query: string; calls: string; ms: string }>(
+      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 70) AS query, calls, (total_exec_time + total_plan_time)::numeric(12, 1) AS ms
+       FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time + total_plan_time DESC LIMIT 6`)).rows });
     console.log(`| ${label} | ${fmt(wal / 1024 / seconds, 1)} | ${fmt(upd / seconds, 1)} | ${share((cpu.user + cpu.system) / 1e6)} | ${share(pgCpu)} |`);
   };
 
@@ -72,6 +79,12 @@ try {
   while (!store.hasContractStep(STEP)) await new Promise((resolve) => setTimeout(resolve, 100));
   await new Promise((resolve) => setTimeout(resolve, 6_000));
   await measure('after `contract` (heartbeat row alone)');
+  for (const { label, seconds, rows } of statements) {
+    console.log(`\nTop statements, ${label} (execution and planning, pg_stat_statements):\n`);
+    console.log('| statement | calls/s | ms/s |');
+    console.log('| --- | ---: | ---: |');
+    for (const r of rows) console.log(`| \`${r.query.replaceAll('|', '\\|')}\` | ${fmt(Number(r.calls) / seconds, 1)} | ${fmt(Number(r.ms) / seconds, 3)} |`);
+  }
   await coordinator.close();
   await store.close();
   await admin.end();

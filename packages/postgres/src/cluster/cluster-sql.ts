@@ -74,17 +74,19 @@ export function clusterStatements(S: string): ClusterStatements {
       LEFT JOIN ${S}.tasks t ON t.id = h.id
       WHERE t.id IS NULL OR (t.state IN ${RUNNING_STATE_LIST} AND (t.lease_holder IS DISTINCT FROM $1 OR t.lease_epoch IS DISTINCT FROM h.epoch))`,
     // The sessions of live replicas are read once, and only at start-up with a name ($6).
+    // The ids held ($5, thousands on a busy replica) are compared only with an expired lease
+    // of this holder: inside the CASE, whose branches run in order, never for each live row
+    // (a prepared statement's array is no constant, so each comparison walks it whole).
     takeOver: `WITH live AS MATERIALIZED (
         SELECT application_name FROM pg_stat_activity WHERE $6::text IS NOT NULL AND application_name LIKE 'taskwire %'
       ), orphans AS (
         SELECT t.id FROM ${S}.tasks t LEFT JOIN ${S}.lease_heartbeats b ON b.holder = t.lease_holder
         WHERE t.state IN ${RUNNING_STATE_LIST}
           AND CASE WHEN t.lease_holder IS NULL THEN $3::boolean
-                   WHEN greatest(t.lease_expires_at, b.expires_at) < now() THEN true
+                   WHEN greatest(t.lease_expires_at, b.expires_at) < now() THEN t.lease_holder <> $1 OR t.id <> ALL($5::text[])
                    WHEN $6::text IS NULL THEN false
                    ELSE left(t.lease_holder, length($6::text)) = $6::text AND t.lease_holder <> $1
                      AND NOT EXISTS (SELECT 1 FROM live WHERE strpos(live.application_name, ' ' || split_part(t.lease_holder, '#', 2)) > 0) END
-          AND (t.lease_holder IS DISTINCT FROM $1 OR t.id <> ALL($5::text[]))
         ORDER BY t.id
         LIMIT $4
         FOR UPDATE OF t SKIP LOCKED

@@ -125,6 +125,26 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     await until(() => host.settled.some(([id]) => id === 'of-a-live-replica'), 'the sweep');
   });
 
+  it('an expired lease of its own is taken over unless it still holds that task; its live ones never, whatever it holds', async () => {
+    // A long lease: no renewal comes between the set-up and the sweep below.
+    const c = await coordinator({ leaseTtlMs: 600_000 });
+    const host = recordingHost();
+    c.attach(host);
+    c.hold('held-late', 1, () => undefined);
+    await task('held-late', 'TASK_STATE_WORKING', { holder: c.processId, expiresInMs: -1 });
+    await task('own-forgotten', 'TASK_STATE_WORKING', { holder: c.processId, expiresInMs: -1 });
+    await task('own-live', 'TASK_STATE_WORKING', { holder: c.processId, expiresInMs: 600_000 });
+    await task('other-expired', 'TASK_STATE_WORKING', { holder: '424242', expiresInMs: -1 });
+    await task('other-live', 'TASK_STATE_WORKING', { holder: '424242', expiresInMs: 600_000 });
+    // Its heartbeat expired too (if it has beaten yet), so only the rows decide.
+    await db.pool.query(`UPDATE ${S}.lease_heartbeats SET expires_at = now() - interval '1 second' WHERE holder = $1`, [c.processId]);
+    await c.recover();
+    expect(host.settled.map(([id]) => id).sort()).toEqual(['other-expired', 'own-forgotten']);
+    expect(await leaseOf('held-late')).toMatchObject({ lease_holder: c.processId, lease_epoch: 1, live: false });
+    expect(await leaseOf('own-live')).toMatchObject({ lease_holder: c.processId, lease_epoch: 1 });
+    expect(await leaseOf('other-live')).toMatchObject({ lease_holder: '424242', lease_epoch: 1 });
+  });
+
   it('a new run (a claim) starts the count of take-overs again; an interrupted task keeps its run\'s lease, a terminal one releases it', async () => {
     const c = await coordinator();
     await task('t', 'TASK_STATE_INPUT_REQUIRED', { holder: c.processId, expiresInMs: 60_000, epoch: 3 });
