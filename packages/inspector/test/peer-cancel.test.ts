@@ -5,7 +5,7 @@
 // REQUIRED) that the client's conversation must get through.
 import { createClient } from '@taskwire/client';
 import { grpcTransport } from '@taskwire/client/grpc';
-import type { StreamEvent } from '@taskwire/client';
+import type { StreamEvent } from '@taskwire/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PeerAgent } from './peer-agent.js';
 import { startPeerAgent } from './peer-agent.js';
