@@ -81,6 +81,10 @@ export const peerExecutor: AgentExecutor = {
     }
     bus.finished();
   },
+  // The SDK gives cancelTask the task id alone, so the canceled status goes out
+  // with an empty contextId, which its JSON leaves out: a spec violation
+  // (context_id is REQUIRED) that packages/inspector/test/peer-cancel.test.ts
+  // relies on, so that our client is tested against it.
   async cancelTask(taskId: string, bus: ExecutionEventBus) {
     bus.publish(
       AgentEvent.statusUpdate({

@@ -180,6 +180,18 @@ const CASES: readonly Case[] = [
     expect: (v) => expect(v.progress).toEqual({ current: 3, total: 50 }),
   },
   {
+    name: 'an update or task without its (required) contextId, or with an empty one, keeps the context',
+    start: stored(A),
+    events: [
+      { statusUpdate: { taskId: 't1', status: { state: 'TASK_STATE_WORKING' } } },
+      { artifactUpdate: { taskId: 't1', contextId: '', artifact: { artifactId: 'out', parts: [{ text: 'x' }] } } },
+      { statusUpdate: { taskId: 't1', contextId: '', status: { state: 'TASK_STATE_CANCELED' } } },
+      { task: { id: 't1', contextId: '', status: { state: 'TASK_STATE_CANCELED' } } },
+    ],
+    messages: ['A'],
+    expect: (v) => expect(v).toMatchObject({ contextId: 'ctx', state: 'TASK_STATE_CANCELED', streaming: false }),
+  },
+  {
     name: 'an unrecognised payload leaves the view as it is',
     start: stored(A),
     events: [{ hello: 'world' }, 42, null, { kind: 'something-else' }, { id: 'x', contextId: 'c', history: [] }],

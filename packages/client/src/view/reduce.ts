@@ -120,7 +120,7 @@ function onTask(view: ConversationView, task: Task, options: ViewOptions): Conve
     }));
     artifacts = options.replace === 'all' ? mine : [...view.artifacts.filter((a) => a.taskId !== task.id), ...mine];
   }
-  return { ...view, messages, artifacts, contextId: task.contextId ?? view.contextId, taskId: task.id ?? view.taskId, state, streaming: state !== undefined && !isSettled(state), progress: view.taskId === task.id ? view.progress : undefined };
+  return { ...view, messages, artifacts, contextId: task.contextId || view.contextId, taskId: task.id ?? view.taskId, state, streaming: state !== undefined && !isSettled(state), progress: view.taskId === task.id ? view.progress : undefined };
 }
 
 function progressOf(metadata: Record<string, unknown> | undefined): ViewProgress | undefined {
@@ -132,7 +132,7 @@ function onResponse(view: ConversationView, response: StreamResponse, options: V
   if ('task' in response) return onTask(view, response.task, options);
   if ('message' in response) {
     const m = response.message;
-    return { ...view, messages: upsert(view.messages, m), contextId: m.contextId ?? view.contextId };
+    return { ...view, messages: upsert(view.messages, m), contextId: m.contextId || view.contextId };
   }
   if ('statusUpdate' in response) {
     const { taskId, contextId, status, metadata } = response.statusUpdate;
@@ -143,7 +143,8 @@ function onResponse(view: ConversationView, response: StreamResponse, options: V
     const artifacts = settled && view.artifacts.some((a) => a.taskId === taskId && !a.complete)
       ? view.artifacts.map((a) => (a.taskId === taskId && !a.complete ? { ...a, complete: true } : a))
       : view.artifacts;
-    return { ...view, messages, artifacts, contextId, taskId, state: status.state, streaming: !settled, progress };
+    // An agent that leaves the (required) contextId out or empty does not take the conversation out of its context.
+    return { ...view, messages, artifacts, contextId: contextId || view.contextId, taskId, state: status.state, streaming: !settled, progress };
   }
   const { taskId, contextId, artifact, append, lastChunk } = response.artifactUpdate;
   const at = view.artifacts.findIndex((a) => a.taskId === taskId && a.artifact.artifactId === artifact.artifactId);
@@ -153,7 +154,7 @@ function onResponse(view: ConversationView, response: StreamResponse, options: V
   const artifacts = [...view.artifacts];
   if (at >= 0) artifacts[at] = entry;
   else artifacts.push(entry);
-  return { ...view, artifacts, contextId: contextId ?? view.contextId };
+  return { ...view, artifacts, contextId: contextId || view.contextId };
 }
 
 /**
