@@ -7,9 +7,24 @@ interface Lists {
   readonly byState: Map<TaskState, Entry[]>;
 }
 
-/** An owner's lists, with the lists of each of its contexts. */
+/**
+ * An owner's lists, with the lists of each of its contexts. A context of
+ * one task (the common case: a message without a contextId starts a new
+ * one) is held as that task's entry alone, and gets lists once a second
+ * task joins it: no lists, state map or arrays made and kept per task.
+ */
 interface OwnerLists extends Lists {
-  readonly byContext: Map<string, Lists>;
+  readonly byContext: Map<string, Lists | Entry>;
+}
+
+/** True for a context held as its one task's entry. */
+function isEntry(context: Lists | Entry): context is Entry {
+  return (context as Partial<Lists>).all === undefined;
+}
+
+/** Fresh lists, empty. */
+function emptyLists(): Lists {
+  return { all: [], byState: new Map() };
 }
 
 /** Inserts `entry` where it keeps `entries` sorted. */
@@ -17,6 +32,18 @@ function insert(entries: Entry[], entry: Entry): void {
   const at = insertionPoint(entries, entry);
   if (at === entries.length) entries.push(entry);
   else entries.splice(at, 0, entry);
+}
+
+/** Adds `entry` to the list of all and to its state's list: sorted, or appended (`sorted: false`). */
+function addTo(lists: Lists, entry: Entry, sorted: boolean): void {
+  const byState = stateList(lists, entry.state);
+  if (sorted) {
+    insert(lists.all, entry);
+    insert(byState, entry);
+  } else {
+    lists.all.push(entry);
+    byState.push(entry);
+  }
 }
 
 /** The list of `lists` for `state`, made when missing. */
@@ -72,6 +99,7 @@ export class IndexLists {
     const ofOwner = this.owners.get(owner);
     const lists = contextId === undefined ? ofOwner : ofOwner?.byContext.get(contextId);
     if (lists === undefined) return [];
+    if (isEntry(lists)) return state === undefined || lists.state === state ? [lists] : [];
     return (state === undefined ? lists.all : lists.byState.get(state)) ?? [];
   }
 
@@ -79,19 +107,26 @@ export class IndexLists {
   add(entry: Entry, sorted = true): void {
     let ofOwner = this.owners.get(entry.owner);
     if (ofOwner === undefined) this.owners.set(entry.owner, (ofOwner = { all: [], byState: new Map(), byContext: new Map() }));
-    let ofContext = ofOwner.byContext.get(entry.contextId);
-    if (ofContext === undefined) ofOwner.byContext.set(entry.contextId, (ofContext = { all: [], byState: new Map() }));
-    const put = sorted ? insert : (entries: Entry[], e: Entry) => entries.push(e);
-    put(ofOwner.all, entry);
-    put(stateList(ofOwner, entry.state), entry);
-    put(ofContext.all, entry);
-    put(stateList(ofContext, entry.state), entry);
+    addTo(ofOwner, entry, sorted);
+    const ofContext = ofOwner.byContext.get(entry.contextId);
+    if (ofContext === undefined) {
+      ofOwner.byContext.set(entry.contextId, entry);
+    } else if (isEntry(ofContext)) {
+      // A second task in the context: it gets its lists now.
+      const lists = emptyLists();
+      addTo(lists, ofContext, sorted);
+      addTo(lists, entry, sorted);
+      ofOwner.byContext.set(entry.contextId, lists);
+    } else {
+      addTo(ofContext, entry, sorted);
+    }
   }
 
   /** Removes `entry` (which was added) from its lists; lists, contexts and owners left empty go. */
   remove(entry: Entry): void {
     const ofOwner = this.owners.get(entry.owner)!;
-    if (removeFrom(ofOwner.byContext.get(entry.contextId)!, entry)) ofOwner.byContext.delete(entry.contextId);
+    const ofContext = ofOwner.byContext.get(entry.contextId)!;
+    if (isEntry(ofContext) || removeFrom(ofContext, entry)) ofOwner.byContext.delete(entry.contextId);
     if (removeFrom(ofOwner, entry)) this.owners.delete(entry.owner);
   }
 
@@ -104,14 +139,16 @@ export class IndexLists {
     }
     const ofOwner = this.owners.get(entry.owner)!;
     moveWithin(ofOwner, old, entry);
-    moveWithin(ofOwner.byContext.get(entry.contextId)!, old, entry);
+    const ofContext = ofOwner.byContext.get(entry.contextId)!;
+    if (isEntry(ofContext)) ofOwner.byContext.set(entry.contextId, entry);
+    else moveWithin(ofContext, old, entry);
   }
 
   /** Sorts every list (after {@link add} with `sorted: false`). */
   sort(): void {
     for (const ofOwner of this.owners.values()) {
       sortLists(ofOwner);
-      for (const ofContext of ofOwner.byContext.values()) sortLists(ofContext);
+      for (const ofContext of ofOwner.byContext.values()) if (!isEntry(ofContext)) sortLists(ofContext);
     }
   }
 

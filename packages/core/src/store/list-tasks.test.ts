@@ -109,9 +109,11 @@ describe('TaskListIndex', () => {
 
   it('answers every filter from its own list, in order, through moves between contexts and states (against a full filter and sort)', () => {
     const states = ['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED'] as const;
+    // Two busy contexts, and rarer ones that hold a single task (kept as its entry alone) or gain and lose a second.
+    const contexts = ['c1', 'c2', 'c1', 'c2', 'c3', 'c4', 'c5'] as const;
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 9 }), fc.constantFrom('c1', 'c2'), fc.constantFrom(...states), fc.boolean()), { maxLength: 150 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 9 }), fc.constantFrom(...contexts), fc.constantFrom(...states), fc.boolean()), { maxLength: 150 }),
         (ops) => {
           const index = new TaskListIndex();
           const tasks = new Map<string, Task>();
@@ -125,7 +127,7 @@ describe('TaskListIndex', () => {
               index.set('o', task);
             }
           }
-          for (const contextId of [undefined, 'c1', 'c2']) {
+          for (const contextId of [undefined, 'c1', 'c2', 'c3', 'c4', 'c5']) {
             for (const status of [undefined, ...states]) {
               for (const statusTimestampAfter of [undefined, testTimestamp(4)]) {
                 const expected = [...tasks.values()]
