@@ -14,6 +14,7 @@
  * server is killed and the tables emptied (a thousand streams of a slow
  * peer would take minutes to finish), so no run's leftovers load the next.
  */
+import { setMaxListeners } from 'node:events';
 import pg from 'pg';
 import { median, requestBody } from './http-load.js';
 import { roundTrips, withBenchDatabases } from './pg-peer.js';
@@ -42,6 +43,8 @@ async function windowed(server: ServerProcess, concurrency: number, options: Clu
   const body = requestBody('SendStreamingMessage', `slow ${options.chunks} 0`);
   const expected = 2 * options.chunks + 2;
   const cut = new AbortController();
+  // Every open stream listens on this one signal (up to 1,000 at once).
+  setMaxListeners(concurrency + 10, cut.signal);
   const delays: number[] = [];
   let measuring = false;
   let events = 0;

@@ -28,6 +28,8 @@ export function cpuSecondsOf(pid: number | undefined): number {
  * Starts `script <kind>` with this process's node flags (so tsx and the
  * `source` condition apply), waits for it to print `READY <token>`, and
  * resolves with `url = toUrl(token)`. `stop` sends SIGTERM and waits for exit.
+ * With `$BENCH_CPU_PROF` set to a directory, the server writes a CPU profile
+ * there when it exits (`node --cpu-prof`), for finding where its time goes.
  */
 export function startServerProcess(
   script: string,
@@ -35,7 +37,8 @@ export function startServerProcess(
   toUrl: (token: string) => string,
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, script, kind], {
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, ...process.execArgv, script, kind], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });

@@ -4,14 +4,11 @@ import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { InspectorModule } from '../src/cli/inspect.js';
 import { loadInspector } from '../src/cli/inspect.js';
-import { EXIT, main } from '../src/cli/main.js';
+import { EXIT } from '../src/cli/main.js';
+import { runMain } from './cli-run.js';
 
-async function run(argv: readonly string[], inspector: () => Promise<InspectorModule | undefined>) {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, env: { TASKWIRE_API_KEY: 'k' }, home: tmpdir(), inspector });
-  return { code, out, err };
-}
+const run = (argv: readonly string[], inspector: () => Promise<InspectorModule | undefined>) =>
+  runMain(argv, tmpdir(), { env: { TASKWIRE_API_KEY: 'k' }, inspector });
 
 describe('taskwire inspect', () => {
   it('hands every argument after "inspect" to the inspector, with the same output and environment, and exits with its code', async () => {
