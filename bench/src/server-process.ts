@@ -60,7 +60,8 @@ export function startServerProcess(
         cpuSeconds: () => cpuSecondsOf(child.pid),
         stop: () =>
           new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
+            // A process killed by a signal has no exit code, only a signal code: it has exited all the same.
+            if (child.exitCode !== null || child.signalCode !== null) return done();
             child.once('exit', () => done());
             child.kill('SIGTERM');
           }),

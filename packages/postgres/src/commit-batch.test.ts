@@ -3,6 +3,7 @@ import { commitOf, reducedTask, testChunk, testProgress, testTask } from '@taskw
 import { expect, it } from 'vitest';
 import { countingPool } from './counting-pool-test-kit.js';
 import { describePostgres } from './database-test-kit.js';
+import { quoteSchema } from './schema-name.js';
 import { createPostgresTaskStore, type PostgresTaskStoreOptions } from './task-store.js';
 
 describePostgres('PostgresTaskStore batched commits', (db) => {
@@ -66,6 +67,23 @@ describePostgres('PostgresTaskStore batched commits', (db) => {
     ]);
     expect(racing.status === 'rejected' && racing.reason).toBeInstanceOf(VersionConflictError);
     expect((await store.get('t0'))?.task).toEqual(second);
+    await close();
+  });
+
+  it('stores the task and event JSON of a batch byte for byte, as a commit alone does (quotes, escapes, lone surrogates, NUL escapes)', async () => {
+    const { counting, store, close } = await open();
+    const tasks = await created(store, 3);
+    const tricky = 'say "hi" \\ back\\slash \n\u0000 \ud800 lone \udc00 \u2028 😀 é';
+    const next = tasks.map((task, i) => ({ ...task, metadata: { tricky, i } }));
+    const events = tasks.map((task) => [{ ...testProgress(task, 1), metadata: { tricky } }]);
+    counting.reset();
+    await Promise.all(next.map((task, i) => store.commit(commitOf(task, 1, events[i]!))));
+    expect(counting.trips()).toBe(1);
+    const { rows } = await db.pool.query<{ id: string; task: string; event: string }>(
+      `SELECT t.id, t.task, e.event FROM ${quoteSchema(store.schema)}.tasks t JOIN ${quoteSchema(store.schema)}.task_events e ON e.task_id = t.id AND e.sequence = 2 ORDER BY t.id`,
+    );
+    expect(rows.map((row) => [row.task, row.event])).toEqual(next.map((task, i) => [JSON.stringify(task), JSON.stringify(events[i]![0])]));
+    expect((await store.get('t1'))?.task).toEqual(next[1]);
     await close();
   });
 

@@ -28,7 +28,9 @@ export interface BatchedUpdate {
  * `last_sequence`. With a retention bound (`bounded`), only the newest
  * events within it are kept. Returns `i` (the 1-based index of the update
  * in the batch), `version` and `last_sequence` per stored update. Its
- * values come from {@link batchValues}.
+ * values come from {@link batchValues}: the task JSONs (`$6`, null where a
+ * commit only appends) and the events (`$9`) each as one JSON array, whose
+ * elements PostgreSQL's `json` type hands back byte for byte.
  *
  * With `leases` (replicas sharing the tables), each row also carries its own
  * lease condition and keeps its task's lease exactly as the single update
@@ -44,25 +46,26 @@ export function batchStatement(S: string, bounded: boolean, leases = false): str
         last_sequence = t.last_sequence + c.n, updated_at = now()${lease ? `, ${lease.updated}` : ''}`;
   const where = `t.id = c.id AND t.version = c.expected AND t.owner = c.owner AND t.state NOT IN ${TERMINAL_STATE_LIST}${lease ? ` AND ${lease.held}` : ''}`;
   const returning = `RETURNING c.i, t.id, t.version, t.last_sequence, c.n${lease ? ', t.lease_epoch' : ''}`;
-  const leaseColumns = lease ? ', $12::text[], $13::integer[], $14::boolean[], $15::double precision[], $16::boolean[]' : '';
+  const leaseColumns = lease ? ', unnest($12::text[]), unnest($13::integer[]), unnest($14::boolean[]), unnest($15::double precision[]), unnest($16::boolean[])' : '';
   const bound = `$${lease ? 17 : 12}::bigint`;
   return `WITH c AS (
-      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::integer[]${leaseColumns})
+      SELECT * FROM ROWS FROM (unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]), unnest($5::text[]),
+          json_array_elements($6::json), unnest($7::integer[]), unnest($8::integer[])${leaseColumns})
         WITH ORDINALITY AS c(id, owner, context_id, state, status_key, task, expected, n${lease ? ', holder, epoch, claim, ttl, if_free' : ''}, i)
     ), written AS (
-      UPDATE ${S}.tasks t SET ${set}, task = c.task, snapshot_sequence = NULL
-      FROM c WHERE c.task IS NOT NULL AND ${where}
+      UPDATE ${S}.tasks t SET ${set}, task = c.task::text, snapshot_sequence = NULL
+      FROM c WHERE json_typeof(c.task) <> 'null' AND ${where}
       ${returning}
     ), appended AS (
       UPDATE ${S}.tasks t SET ${set}, snapshot_sequence = COALESCE(t.snapshot_sequence, t.last_sequence)
-      FROM c WHERE c.task IS NULL AND ${where}
+      FROM c WHERE json_typeof(c.task) = 'null' AND ${where}
       ${returning}
     ), updated AS (
       SELECT * FROM written UNION ALL SELECT * FROM appended
     ), logged AS (
       INSERT INTO ${S}.task_events (task_id, sequence, event)
-      SELECT u.id, u.last_sequence - u.n + e.k, e.event
-      FROM updated u JOIN unnest($9::text[], $10::integer[], $11::integer[]) AS e(event, i, k) ON e.i = u.i${bounded ? ` WHERE e.k > u.n - ${bound}` : ''}
+      SELECT u.id, u.last_sequence - u.n + e.k, e.event::text
+      FROM updated u JOIN ROWS FROM (json_array_elements($9::json), unnest($10::integer[]), unnest($11::integer[])) AS e(event, i, k) ON e.i = u.i${bounded ? ` WHERE e.k > u.n - ${bound}` : ''}
     )${
       bounded
         ? `, pruned AS (
@@ -89,6 +92,9 @@ export function batchValues(updates: readonly BatchedUpdate[], bound: number | u
       positions.push(k + 1);
     });
   });
+  // The JSON texts go joined into one JSON array (PostgreSQL hands each element's text back byte for byte),
+  // not as text[]: an array literal escapes every quote of every event on the way in and unescapes it on the way back.
+  const tasks = `[${updates.map((u) => u.task ?? 'null').join(',')}]`;
   const column = <T>(pick: (update: BatchedUpdate) => T) => updates.map(pick);
   const values: unknown[] = [
     column((u) => u.id),
@@ -96,10 +102,10 @@ export function batchValues(updates: readonly BatchedUpdate[], bound: number | u
     column((u) => u.contextId),
     column((u) => u.state),
     column((u) => u.statusKey),
-    column((u) => u.task),
+    tasks,
     column((u) => u.expectedVersion),
     column((u) => u.events.length),
-    events,
+    `[${events.join(',')}]`,
     owners,
     positions,
   ];
