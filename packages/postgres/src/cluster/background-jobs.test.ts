@@ -2,7 +2,7 @@ import { afterEach, expect, it } from 'vitest';
 import { BackgroundJobs } from './background-jobs.js';
 
 const jobs: BackgroundJobs[] = [];
-afterEach(() => jobs.splice(0).forEach((j) => j.stop()));
+afterEach(() => Promise.all(jobs.splice(0).map((j) => j.stop())));
 
 /** Resolves once `check` holds (looked at every 5 ms). */
 async function until(check: () => boolean): Promise<void> {
@@ -46,4 +46,27 @@ it('a logger that throws is contained too', async () => {
   background.trigger('sweep');
   await until(() => runs >= 3);
   expect(runs).toBeGreaterThanOrEqual(3);
+});
+
+it('stop resolves only once the run in flight has settled, and nothing starts after it', async () => {
+  const background = new BackgroundJobs(undefined);
+  jobs.push(background);
+  let finish!: () => void;
+  let runs = 0;
+  background.every('renewal', 10_000, () => {
+    runs++;
+    return new Promise<void>((resolve) => (finish = resolve));
+  });
+  background.trigger('renewal');
+  expect(runs).toBe(1);
+  let stopped = false;
+  const stopping = background.stop().then(() => (stopped = true));
+  background.trigger('renewal');
+  // The run in flight holds stop back (a renewal sent before stop lands before what follows it).
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  expect(stopped).toBe(false);
+  finish();
+  await stopping;
+  expect(stopped).toBe(true);
+  expect(runs).toBe(1);
 });

@@ -26,6 +26,8 @@ const FIRST_RETRY_MS = 250;
 export class BackgroundJobs {
   private readonly jobs = new Map<string, Job>();
   private readonly timers: NodeJS.Timeout[] = [];
+  /** The runs in flight, settled or not yet (each removes itself when it settles). */
+  private readonly running = new Set<Promise<void>>();
   private stopped = false;
 
   constructor(private readonly logger: Logger | undefined) {}
@@ -47,11 +49,16 @@ export class BackgroundJobs {
     if (job) this.start(job);
   }
 
-  /** Stops every job (one in flight finishes; nothing starts after). Idempotent. */
-  stop(): void {
+  /**
+   * Stops every job: nothing starts after this call, and the promise
+   * resolves once the runs in flight have settled (so a renewal sent just
+   * before cannot land after what the caller does next). Idempotent.
+   */
+  async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     for (const job of this.jobs.values()) clearTimeout(job.retry);
+    await Promise.all([...this.running]);
   }
 
   private start(job: Job): void {
@@ -65,7 +72,7 @@ export class BackgroundJobs {
     } catch (error) {
       outcome = Promise.reject(error);
     }
-    outcome
+    const settled: Promise<void> = outcome
       .then(
         () => {
           if (job.failures > 0) this.logger?.info?.({ job: job.kind, failures: job.failures }, `Taskwire postgres: the cluster ${job.kind} works again`);
@@ -84,6 +91,10 @@ export class BackgroundJobs {
       )
       // Even a logger that throws must not end the process.
       .catch(() => undefined)
-      .finally(() => (job.busy = false));
+      .finally(() => {
+        job.busy = false;
+        this.running.delete(settled);
+      });
+    this.running.add(settled);
   }
 }

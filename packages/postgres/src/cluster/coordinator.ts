@@ -163,7 +163,8 @@ export class PostgresCoordinator implements TaskCoordinator {
   /** Stops wake-ups, renewals and the sweep, hands this replica's remaining leases over, and ends its own connections (the store's pool stays open). Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      this.jobs.stop();
+      // A renewal in flight lands before the heartbeat is deleted, never after it.
+      await this.jobs.stop();
       await this.background.pool.query(prepared(this.sql.expireOwn, [this.processId])).catch(() => undefined);
       await this.listener.close();
       await this.background.pool.end().catch(() => undefined);
