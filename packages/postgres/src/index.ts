@@ -4,7 +4,8 @@
  * schema's migrations (`migrate`, or the `taskwire-postgres` command), and
  * the coordinator that makes several replicas on one schema one cluster.
  */
-export { createPostgresTaskStore, PostgresTaskStore, TerminalTaskError } from './task-store.js';
+export { TerminalTaskError } from './commit-refusal.js';
+export { createPostgresTaskStore, PostgresTaskStore } from './task-store.js';
 export type { PostgresTaskStoreOptions } from './task-store.js';
 export type { EventRetentionOptions } from './retention.js';
 export type { TaskCountOptions } from './task-counts.js';

@@ -6,7 +6,8 @@ import { countingPool } from './counting-pool-test-kit.js';
 import { describePostgres } from './database-test-kit.js';
 import { until } from './wait-test-kit.js';
 import { quoteSchema } from './schema-name.js';
-import { createPostgresTaskStore, TerminalTaskError } from './task-store.js';
+import { TerminalTaskError } from './commit-refusal.js';
+import { createPostgresTaskStore } from './task-store.js';
 
 describePostgres('PostgresTaskStore rules of its own', (db) => {
   const open = async () => {

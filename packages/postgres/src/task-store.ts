@@ -1,10 +1,6 @@
 import {
-  isTerminal,
-  LeaseLostError,
-  OwnerMismatchError,
   RemovalListeners,
   StoreClosedError,
-  VersionConflictError,
   type CommitRequest,
   type CommitResult,
   type ListTasksResponse,
@@ -12,10 +8,10 @@ import {
   type StoredEvent,
   type TaskQuery,
   type TaskRecord,
-  type TaskState,
   type TaskStore,
 } from '@taskwire/core';
 import type pg from 'pg';
+import { refusalOf, type ProbedRow } from './commit-refusal.js';
 import { eventsChannel } from './cluster/names.js';
 import { CommitNotifier } from './cluster/notifier.js';
 import type { Connection, PostgresConnectionOptions } from './connection.js';
@@ -53,14 +49,6 @@ export interface PostgresTaskStoreOptions extends PostgresConnectionOptions, Tas
    * commit). Creates are always single statements.
    */
   readonly batchCommits?: boolean;
-}
-
-/** A commit was refused because the task is terminal: a finished task's row never changes. Re-read it (a {@link VersionConflictError}). */
-export class TerminalTaskError extends VersionConflictError {
-  constructor(taskId: string, version: number, state: TaskState) {
-    super(taskId, version, version);
-    this.message = `Task ${taskId} is ${state}: a finished task never changes`;
-  }
 }
 
 /**
@@ -280,19 +268,8 @@ export class PostgresTaskStore implements TaskStore {
 
   /** Why a commit changed nothing, read after the fact. */
   private async refusal(request: CommitRequest): Promise<Error> {
-    const id = request.task.id;
-    type Probed = { version: number; owner: string; state: TaskState; lease_holder: string | null; lease_epoch: number | null };
-    const { rows } = await this.query<Probed>(this.sql.probe, [id], 'storing a task');
-    const row = rows[0];
-    if (row !== undefined && row.owner !== request.owner) return new OwnerMismatchError(id);
-    if (row !== undefined && row.version === request.expectedVersion && isTerminal(row.state)) return new TerminalTaskError(id, row.version, row.state);
-    const lease = request.lease;
-    if (row !== undefined && row.version === request.expectedVersion && lease?.kind === 'hold' && (row.lease_holder !== lease.holder || row.lease_epoch !== lease.epoch)) {
-      return new LeaseLostError(id);
-    }
-    // A claim `ifFree` refused at the version it read: another holder's lease is live.
-    if (row !== undefined && row.version === request.expectedVersion && lease?.kind === 'claim' && lease.ifFree === true) return new LeaseLostError(id);
-    return new VersionConflictError(id, request.expectedVersion, row?.version ?? 0);
+    const { rows } = await this.query<ProbedRow>(this.sql.probe, [request.task.id], 'storing a task');
+    return refusalOf(request, rows[0]);
   }
 }
 

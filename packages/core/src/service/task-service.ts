@@ -20,6 +20,7 @@ import { answered, followTask, subscribeToTask } from './task-stream.js';
 import { randomId } from '../random-id.js';
 import type { A2AHandlers, TaskServiceOptions } from './service-options.js';
 import { parseParams } from './service-options.js';
+import { requireStreaming } from './streaming-capability.js';
 
 /**
  * The transport-free A2A service: implements every operation of the method
@@ -112,7 +113,7 @@ export class TaskService implements A2AHandlers {
   }
 
   async SendStreamingMessage(params: SendMessageRequest, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
-    this.requireStreaming();
+    requireStreaming(this.options.card);
     const started = await this.intake.begin(params, context);
     const { record } = started;
     const taskId = record.task.id;
@@ -181,7 +182,7 @@ export class TaskService implements A2AHandlers {
   }
 
   async SubscribeToTask(params: ParsedParamsOf<'SubscribeToTask'>, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
-    this.requireStreaming();
+    requireStreaming(this.options.card);
     const record = await this.visible(params.id, context, params.tenant);
     return subscribeToTask(this.engine, record, {
       afterSequence: params.afterSequence,
@@ -200,7 +201,7 @@ export class TaskService implements A2AHandlers {
    * `tasks/resubscribe`); `params` are validated as SubscribeToTask's.
    */
   async resumeStreamingMessage(params: unknown, context: CallContext = {}): Promise<AsyncIterable<StreamEvent>> {
-    this.requireStreaming();
+    requireStreaming(this.options.card);
     const parsed = parseParams('SubscribeToTask', params);
     await this.options.authorize?.({ method: 'SubscribeToTask', params: parsed, context });
     const record = await this.visible(parsed.id, context, parsed.tenant);
@@ -291,12 +292,6 @@ export class TaskService implements A2AHandlers {
 
   private project(task: Task, historyLength?: number): Task {
     return answerTask(task, historyLength ?? this.options.defaultHistoryLength);
-  }
-
-  private requireStreaming(): void {
-    if (this.options.card && this.options.card.capabilities.streaming !== true) {
-      throw new A2AError('UnsupportedOperation', 'This agent does not support streaming (capabilities.streaming is not true)');
-    }
   }
 
   private requirePush(): PushConfigMethods {
