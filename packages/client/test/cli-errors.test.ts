@@ -1,34 +1,13 @@
 // The `taskwire` CLI's usage errors and exit codes, run in-process against the reference agent served for real.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createMemoryTaskStore, TaskService } from '@taskwire/core';
-import { referenceAgent, referenceAgentCard } from '@taskwire/reference-agent';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { referenceAgent } from '@taskwire/reference-agent';
+import { describe, expect, it } from 'vitest';
 import { EXIT } from '../src/cli/main.js';
-import { runMain } from './cli-run.js';
-import type { Served } from './serve-reference.js';
-import { serveEverywhere } from './serve-reference.js';
+import { runMain, serveForCli } from './cli-run.js';
 
-let service: TaskService;
-let served: Served;
-let home: string;
-
-beforeAll(async () => {
-  const card = referenceAgentCard([{ url: 'memory://cli', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
-  service = new TaskService({ store: createMemoryTaskStore(), agent: referenceAgent, card });
-  served = await serveEverywhere(service);
-});
-afterAll(async () => {
-  await served.close();
-  await service.close();
-});
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'taskwire-cli-'));
-  return () => rm(home, { recursive: true, force: true });
-});
-
-const run = (argv: readonly string[]) => runMain(argv, home);
+const cli = serveForCli(referenceAgent);
+const run = (argv: readonly string[]) => runMain(argv, cli.home);
 
 describe('taskwire errors and exit codes', () => {
   it.each([
@@ -62,15 +41,15 @@ describe('taskwire errors and exit codes', () => {
   });
 
   it('an A2A error from the agent exits 1 with its kind', async () => {
-    const result = await run(['get', served.url, 'no-such-task']);
+    const result = await run(['get', cli.served.url, 'no-such-task']);
     expect(result.code).toBe(EXIT.agentFailure);
     expect(result.err).toMatch(/the agent answered TaskNotFound \(-32001\): Task no-such-task was not found/);
   });
 
   it('a corrupt state file is a usage error that says what to do', async () => {
-    const bad = join(home, 'bad.json');
+    const bad = join(cli.home, 'bad.json');
     await writeFile(bad, 'not json');
-    const result = await run(['send', served.url, 'echo x', '--state', bad]);
+    const result = await run(['send', cli.served.url, 'echo x', '--state', bad]);
     expect(result.code).toBe(EXIT.usage);
     expect(result.err).toMatch(/is not a taskwire state file; delete it or pass --state/);
   });

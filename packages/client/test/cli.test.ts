@@ -1,22 +1,15 @@
 // The `taskwire` CLI, run in-process against the reference agent served for real.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Agent } from '@taskwire/core';
-import { createMemoryTaskStore, TaskService } from '@taskwire/core';
-import { QUOTES, referenceAgent, referenceAgentCard } from '@taskwire/reference-agent';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { QUOTES, referenceAgent } from '@taskwire/reference-agent';
+import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../src/cli/main.js';
 import { EXIT } from '../src/cli/main.js';
 import { createClient } from '../src/create-client.js';
 import type { CliResult } from './cli-run.js';
-import { runMain } from './cli-run.js';
-import type { Served } from './serve-reference.js';
-import { serveEverywhere } from './serve-reference.js';
+import { runMain, serveForCli } from './cli-run.js';
 
-let service: TaskService;
-let served: Served;
-let home: string;
 /** A promise and the function that resolves it. */
 function opening(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -49,28 +42,16 @@ const agent: Agent = async (ctx) => {
   await ctx.complete('Done: 3 chunks.');
 };
 
-beforeAll(async () => {
-  const card = referenceAgentCard([{ url: 'memory://cli', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
-  service = new TaskService({ store: createMemoryTaskStore(), agent, card });
-  served = await serveEverywhere(service);
-});
-afterAll(async () => {
-  await served.close();
-  await service.close();
-});
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'taskwire-cli-'));
-  return () => rm(home, { recursive: true, force: true });
-});
+const cli = serveForCli(agent);
 
 /** Runs the CLI in this process with this test's home. */
-const run = (argv: readonly string[], extra: Partial<CliIo> = {}): Promise<CliResult> => runMain(argv, home, extra);
+const run = (argv: readonly string[], extra: Partial<CliIo> = {}): Promise<CliResult> => runMain(argv, cli.home, extra);
 
-const stateFile = () => join(home, '.taskwire', 'conversations.json');
+const stateFile = () => join(cli.home, '.taskwire', 'conversations.json');
 
 /** Starts a task without waiting for it (through the library client), and returns its id. */
 async function startSlow(text: string): Promise<string> {
-  const client = await createClient(served.url);
+  const client = await createClient(cli.served.url);
   try {
     const sent = await client.sendMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] }, configuration: { returnImmediately: true } });
     return 'task' in sent ? sent.task.id : '';
@@ -81,66 +62,66 @@ async function startSlow(text: string): Promise<string> {
 
 describe('taskwire send', () => {
   it('continues the conversation saved in the state file across runs', async () => {
-    const ask = await run(['send', served.url, 'provide', 'a', 'sunset', 'quote']);
+    const ask = await run(['send', cli.served.url, 'provide', 'a', 'sunset', 'quote']);
     expect(ask.code).toBe(EXIT.ok);
     expect(ask.out).toMatch(/^Do you want Instagram, Pinterest, or General\?\n\(task \S+: input-required\)\n$/);
     const saved = JSON.parse(await readFile(stateFile(), 'utf8'));
-    const first = saved.conversations[served.url].taskId;
-    expect(saved).toMatchObject({ lastUrl: served.url, conversations: { [served.url]: { state: 'TASK_STATE_INPUT_REQUIRED' } } });
+    const first = saved.conversations[cli.served.url].taskId;
+    expect(saved).toMatchObject({ lastUrl: cli.served.url, conversations: { [cli.served.url]: { state: 'TASK_STATE_INPUT_REQUIRED' } } });
 
-    const quote = await run(['send', served.url, 'insta']);
+    const quote = await run(['send', cli.served.url, 'insta']);
     expect(quote.code).toBe(EXIT.ok);
     expect(quote.out).toContain('--- quote ---\n');
     expect(quote.out).toContain(`(task ${first}: completed)`);
 
-    const shorter = await run(['send', served.url, 'make it shorter', '--json']);
+    const shorter = await run(['send', cli.served.url, 'make it shorter', '--json']);
     const reply = JSON.parse(shorter.out);
     expect(reply.task.id).not.toBe(first);
     expect(reply.task.history[0].referenceTaskIds).toEqual([first]);
-    expect(reply.conversation.contextId).toBe(saved.conversations[served.url].contextId);
+    expect(reply.conversation.contextId).toBe(saved.conversations[cli.served.url].contextId);
 
-    const fresh = await run(['send', served.url, 'echo anew', '--new', '--json']);
-    expect(JSON.parse(fresh.out).conversation.contextId).not.toBe(saved.conversations[served.url].contextId);
+    const fresh = await run(['send', cli.served.url, 'echo anew', '--new', '--json']);
+    expect(JSON.parse(fresh.out).conversation.contextId).not.toBe(saved.conversations[cli.served.url].contextId);
   });
 
   it('exits 1 when the agent fails the task, with its words', async () => {
-    const failed = await run(['send', served.url, 'fail']);
+    const failed = await run(['send', cli.served.url, 'fail']);
     expect(failed.code).toBe(EXIT.agentFailure);
     expect(failed.out).toMatch(/^You asked me to fail, so this task failed\.\n\(task \S+: failed\)\n$/);
-    expect((await run(['send', served.url, 'reject', '--new'])).code).toBe(EXIT.agentFailure);
+    expect((await run(['send', cli.served.url, 'reject', '--new'])).code).toBe(EXIT.agentFailure);
   });
 
   it('uses --state (or TASKWIRE_STATE) for the state file', async () => {
-    const custom = join(home, 'elsewhere.json');
-    await run(['send', served.url, 'echo a', '--state', custom]);
-    expect(JSON.parse(await readFile(custom, 'utf8')).lastUrl).toBe(served.url);
-    const viaEnv = join(home, 'env.json');
-    await run(['send', served.url, 'echo b'], { env: { TASKWIRE_STATE: viaEnv } });
-    expect(JSON.parse(await readFile(viaEnv, 'utf8')).lastUrl).toBe(served.url);
+    const custom = join(cli.home, 'elsewhere.json');
+    await run(['send', cli.served.url, 'echo a', '--state', custom]);
+    expect(JSON.parse(await readFile(custom, 'utf8')).lastUrl).toBe(cli.served.url);
+    const viaEnv = join(cli.home, 'env.json');
+    await run(['send', cli.served.url, 'echo b'], { env: { TASKWIRE_STATE: viaEnv } });
+    expect(JSON.parse(await readFile(viaEnv, 'utf8')).lastUrl).toBe(cli.served.url);
   });
 });
 
 describe('taskwire stream, get, list, cancel, watch, card', () => {
   it('stream prints events as they come; --json prints one event per line', async () => {
-    const text = await run(['stream', served.url, 'slow 3 1']);
+    const text = await run(['stream', cli.served.url, 'slow 3 1']);
     expect(text.code).toBe(EXIT.ok);
     expect(text.out).toContain('--- output ---\nchunk 1 of 3\nchunk 2 of 3\nchunk 3 of 3\n');
     expect(text.out).toContain('Done: 3 chunks.\n(completed)\n');
-    const json = await run(['stream', served.url, 'echo lines', '--json', '--new']);
+    const json = await run(['stream', cli.served.url, 'echo lines', '--json', '--new']);
     const events = json.out.trim().split('\n').map((line) => JSON.parse(line));
     expect(events[0].response.task.status.state).toBe('TASK_STATE_SUBMITTED');
     expect(events.at(-1).response.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('get, list and cancel use the last agent when the URL is left out', async () => {
-    const sent = JSON.parse((await run(['send', served.url, 'echo first', '--new', '--json', '--transport', 'HTTP+JSON'])).out);
+    const sent = JSON.parse((await run(['send', cli.served.url, 'echo first', '--new', '--json', '--transport', 'HTTP+JSON'])).out);
     const id = sent.task.id;
     const got = await run(['get', id]);
     expect(got.code).toBe(EXIT.ok);
     expect(got.out).toBe(`task ${id}  completed  (context ${sent.task.contextId})\nuser: echo first\nagent: first\n`);
     const listed = JSON.parse((await run(['list', '--json', '--status', 'completed', '--context', sent.task.contextId])).out);
     expect(listed.tasks.map((t: { id: string }) => t.id)).toEqual([id]);
-    const paged = await run(['list', served.url, '--page-size', '1']);
+    const paged = await run(['list', cli.served.url, '--page-size', '1']);
     expect(paged.out).toMatch(/\(1 of \d+ tasks; more with --page-token \S+\)\n$/);
 
     const running = await startSlow('slow 500 20');
@@ -153,7 +134,7 @@ describe('taskwire stream, get, list, cancel, watch, card', () => {
     const id = await startSlow('gated');
     let out = '';
     // The task makes progress only once watch has printed its first line.
-    const watched = await run(['watch', served.url, id, '--transport', 'GRPC'], { stdout: { write: (t: string) => ((out += t), gate.resolve()) } });
+    const watched = await run(['watch', cli.served.url, id, '--transport', 'GRPC'], { stdout: { write: (t: string) => ((out += t), gate.resolve()) } });
     expect(watched.code).toBe(EXIT.ok);
     expect(out.split('\n').filter((l) => l.startsWith('working'))).toEqual([
       'working  [########................] 1/3 33%',
@@ -167,41 +148,41 @@ describe('taskwire stream, get, list, cancel, watch, card', () => {
     gate = opening();
     const id = await startSlow('gated');
     let tty = '';
-    const live = await run(['watch', served.url, id], { stdout: { write: (t: string) => ((tty += t), gate.resolve()), isTTY: true } });
+    const live = await run(['watch', cli.served.url, id], { stdout: { write: (t: string) => ((tty += t), gate.resolve()), isTTY: true } });
     expect(live.code).toBe(EXIT.ok);
     expect(tty).toContain('\r\u001b[2Kworking  [################........] 2/3 67%\r\u001b[2K');
   });
 
   it('watch on a finished task shows how it ended; a failed one exits 1', async () => {
-    const failed = JSON.parse((await run(['send', served.url, 'fail', '--new', '--json'])).out).task.id;
+    const failed = JSON.parse((await run(['send', cli.served.url, 'fail', '--new', '--json'])).out).task.id;
     const watched = await run(['watch', failed]);
     expect(watched.code).toBe(EXIT.agentFailure);
     expect(watched.out).toBe(`failed\nYou asked me to fail, so this task failed.\n(task ${failed}: failed)\n`);
   });
 
   it('card shows the interfaces; --json the card itself', async () => {
-    const card = await run(['card', served.url]);
+    const card = await run(['card', cli.served.url]);
     expect(card.code).toBe(EXIT.ok);
     expect(card.out).toContain('Taskwire reference agent');
-    expect(card.out).toContain(`JSONRPC 1.0  ${served.url}/a2a/jsonrpc`);
+    expect(card.out).toContain(`JSONRPC 1.0  ${cli.served.url}/a2a/jsonrpc`);
     expect(card.out).toContain('Streaming: yes');
-    expect(JSON.parse((await run(['card', served.url, '--json'])).out).supportedInterfaces).toHaveLength(4);
+    expect(JSON.parse((await run(['card', cli.served.url, '--json'])).out).supportedInterfaces).toHaveLength(4);
   });
 });
 
 describe('taskwire output and arguments for people', () => {
   it('stream prints the task id first and closes each artifact before the agent speaks again', async () => {
-    const slow = await run(['stream', served.url, 'slow 3 1', '--new']);
+    const slow = await run(['stream', cli.served.url, 'slow 3 1', '--new']);
     expect(slow.out).toMatch(/^task [0-9a-f-]{36}\n/);
     expect(slow.out).toContain('--- output ---\nchunk 1 of 3\nchunk 2 of 3\nchunk 3 of 3\n---\nDone: 3 chunks.\n(completed)\n');
-    await run(['stream', served.url, 'provide a sunset quote', '--new']);
-    const quote = await run(['stream', served.url, 'insta']);
+    await run(['stream', cli.served.url, 'provide a sunset quote', '--new']);
+    const quote = await run(['stream', cli.served.url, 'insta']);
     // The quote has no line break of its own: it still ends before the status message.
     expect(quote.out).toContain(`--- quote ---\n${QUOTES.insta}\n---\nHere is your insta quote.\n(completed)\n`);
   });
 
   it('stream joins the chunks of one artifact into one text when the agent speaks between them', async () => {
-    const streamed = await run(['stream', served.url, 'interleaved', '--new']);
+    const streamed = await run(['stream', cli.served.url, 'interleaved', '--new']);
     expect(streamed.code).toBe(EXIT.ok);
     expect(streamed.out).toContain('--- draft ---\nSunsets are free.\n---\n');
     expect(streamed.out.match(/--- draft ---/g)).toHaveLength(1);
@@ -210,37 +191,37 @@ describe('taskwire output and arguments for people', () => {
   });
 
   it('send prints streamed chunks without blank lines between them', async () => {
-    const sent = await run(['send', served.url, 'slow 3 1', '--new']);
+    const sent = await run(['send', cli.served.url, 'slow 3 1', '--new']);
     expect(sent.out).toMatch(/^Done: 3 chunks\.\n--- output ---\nchunk 1 of 3\nchunk 2 of 3\nchunk 3 of 3\n\(task \S+: completed\)\n$/);
   });
 
   it('--verbose says which transport each command uses; --transport takes any case and ws', async () => {
-    const rest = await run(['send', served.url, 'echo v', '--new', '--verbose', '--transport', 'http+json']);
-    expect(rest.err).toBe(`taskwire: using HTTP+JSON 1.0 at ${served.url}/a2a/rest\n`);
-    const ws = await run(['get', served.url, JSON.parse((await run(['send', served.url, 'echo w', '--new', '--json'])).out).task.id, '-v', '--transport', 'ws']);
+    const rest = await run(['send', cli.served.url, 'echo v', '--new', '--verbose', '--transport', 'http+json']);
+    expect(rest.err).toBe(`taskwire: using HTTP+JSON 1.0 at ${cli.served.url}/a2a/rest\n`);
+    const ws = await run(['get', cli.served.url, JSON.parse((await run(['send', cli.served.url, 'echo w', '--new', '--json'])).out).task.id, '-v', '--transport', 'ws']);
     expect(ws.code).toBe(EXIT.ok);
     expect(ws.err).toMatch(/^taskwire: using WebSocket \(https:\/\/taskwire\.dev\/bindings\/trpc-ws\/v1\) 1\.0 at ws:\/\/127\.0\.0\.1:\d+\/a2a\/ws\n$/);
   });
 
   it('list --status takes working as well as TASK_STATE_WORKING', async () => {
     const running = await startSlow('slow 500 20');
-    const client = await createClient(served.url);
+    const client = await createClient(cli.served.url);
     await client.waitForTask(running, { until: ['TASK_STATE_WORKING'] });
     await client.close();
     for (const status of ['working', 'TASK_STATE_WORKING', 'task_state_working']) {
-      const listed = JSON.parse((await run(['list', served.url, '--status', status, '--json'])).out);
+      const listed = JSON.parse((await run(['list', cli.served.url, '--status', status, '--json'])).out);
       expect(listed.tasks.map((t: { id: string }) => t.id)).toContain(running);
       expect(listed.tasks.every((t: { status: { state: string } }) => t.status.state === 'TASK_STATE_WORKING')).toBe(true);
     }
-    await run(['cancel', served.url, running]);
+    await run(['cancel', cli.served.url, running]);
   });
 
   it('a URL without a scheme gets http://', async () => {
-    const bare = served.url.replace(/^http:\/\//, '');
+    const bare = cli.served.url.replace(/^http:\/\//, '');
     const sent = await run(['send', bare, 'echo bare', '--new']);
     expect(sent.code).toBe(EXIT.ok);
     expect(sent.out).toMatch(/^bare\n/);
-    expect(JSON.parse(await readFile(stateFile(), 'utf8')).lastUrl).toBe(served.url);
+    expect(JSON.parse(await readFile(stateFile(), 'utf8')).lastUrl).toBe(cli.served.url);
     expect((await run(['card', bare])).out).toContain('Taskwire reference agent');
     expect((await run(['list', '--url', bare, '--page-size', '1'])).code).toBe(EXIT.ok);
   });
