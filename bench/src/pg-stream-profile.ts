@@ -9,6 +9,7 @@
  *
  *   tsx src/pg-stream-profile.ts [--kind ours-pg-cluster] [--streams 50] [--seconds 10]
  *     [--profile-dir /tmp] [--explain-ms N --keep-log FILE]   (plans of statements slower than N ms, copied to FILE)
+ *     [--stored N]   (N ended tasks of about 1 KB stored before the run, as a deployment that has been up a while holds)
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
     'profile-dir': { type: 'string', default: tmpdir() },
     'explain-ms': { type: 'string', default: '-1' },
     'keep-log': { type: 'string' },
+    stored: { type: 'string', default: '0' },
   },
 });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,6 +55,15 @@ try {
   // Stopping the cluster ends this pool's session: not an error here.
   db.on('error', () => undefined);
   await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  if (Number(args.stored) > 0) {
+    await db.query(
+      `INSERT INTO taskwire.tasks (id, owner, context_id, state, status_key, version, last_sequence, task)
+       SELECT 'ended-' || g, '', 'ended-' || g, 'TASK_STATE_COMPLETED', lpad(g::text, 24, '0'), 2, 3, '{"id":"ended-' || g || '","pad":"' || repeat('x', 1000) || '"}'
+       FROM generate_series(1, $1::integer) g`,
+      [Number(args.stored)],
+    );
+    await db.query('VACUUM ANALYZE taskwire.tasks');
+  }
   // The server inherits this process's node flags (tsx, the source condition): the profiler's too.
   process.execArgv.push('--cpu-prof', `--cpu-prof-dir=${args['profile-dir']}`);
   const server = await startServerProcess(fileURLToPath(new URL('./pg-servers.ts', import.meta.url)), args.kind, (port) => `http://127.0.0.1:${port}${JSON_RPC_PATH}`, {
