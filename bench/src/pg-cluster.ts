@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type pg from 'pg';
 
 const run = promisify(execFile);
 const SCRIPTS = fileURLToPath(new URL('../../scripts/', import.meta.url));
@@ -56,4 +57,20 @@ export async function startBenchCluster(settings: Readonly<Record<string, string
     },
     stop: async () => void (await run('bash', [join(SCRIPTS, 'stop-postgres.sh')], { env })),
   };
+}
+
+/**
+ * Stores `count` ended (completed) tasks of about 1 KB each in the
+ * `taskwire` schema, then vacuums and analyzes the table: a deployment that
+ * has been up a while. Does nothing for a count of 0.
+ */
+export async function storeEndedTasks(db: pg.Pool, count: number): Promise<void> {
+  if (count <= 0) return;
+  await db.query(
+    `INSERT INTO taskwire.tasks (id, owner, context_id, state, status_key, version, last_sequence, task)
+     SELECT 'ended-' || g, '', 'ended-' || g, 'TASK_STATE_COMPLETED', lpad(g::text, 24, '0'), 2, 3, '{"id":"ended-' || g || '","pad":"' || repeat('x', 1000) || '"}'
+     FROM generate_series(1, $1::integer) g`,
+    [count],
+  );
+  await db.query('VACUUM ANALYZE taskwire.tasks');
 }

@@ -19,7 +19,7 @@
 import { parseArgs } from 'node:util';
 import { migrate } from '@taskwire/postgres';
 import pg from 'pg';
-import { startBenchCluster } from './pg-cluster.js';
+import { startBenchCluster, storeEndedTasks } from './pg-cluster.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -58,15 +58,7 @@ try {
   await listener.query('LISTEN taskwire_floor');
   let heard = 0;
   listener.on('notification', () => void heard++);
-  if (Number(args.stored) > 0) {
-    await pool.query(
-      `INSERT INTO taskwire.tasks (id, owner, context_id, state, status_key, version, last_sequence, task)
-       SELECT 'ended-' || g, '', 'ended-' || g, 'TASK_STATE_COMPLETED', lpad(g::text, 24, '0'), 2, 3, '{"id":"ended-' || g || '","pad":"' || repeat('x', 1000) || '"}'
-       FROM generate_series(1, $1::integer) g`,
-      [Number(args.stored)],
-    );
-  }
-  await pool.query('VACUUM ANALYZE taskwire.tasks');
+  await storeEndedTasks(pool, Number(args.stored));
   const CREATE = `INSERT INTO taskwire.tasks (id, owner, context_id, state, status_key, version, last_sequence, task, lease_holder, lease_epoch, lease_expires_at)
     VALUES ($1, '', $1, 'TASK_STATE_WORKING', $2, 1, 1, '{"id":"' || $1 || '","pad":"' || repeat('x', 300) || '"}', $3, 1, now() + interval '1 hour')`;
 

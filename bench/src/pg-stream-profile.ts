@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { migrate } from '@taskwire/postgres';
 import pg from 'pg';
 import { requestBody } from './http-load.js';
-import { startBenchCluster } from './pg-cluster.js';
+import { startBenchCluster, storeEndedTasks } from './pg-cluster.js';
 import { JSON_RPC_PATH } from './pg-servers.js';
 import { startServerProcess } from './server-process.js';
 import { stream } from './sse-stream.js';
@@ -55,15 +55,7 @@ try {
   // Stopping the cluster ends this pool's session: not an error here.
   db.on('error', () => undefined);
   await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-  if (Number(args.stored) > 0) {
-    await db.query(
-      `INSERT INTO taskwire.tasks (id, owner, context_id, state, status_key, version, last_sequence, task)
-       SELECT 'ended-' || g, '', 'ended-' || g, 'TASK_STATE_COMPLETED', lpad(g::text, 24, '0'), 2, 3, '{"id":"ended-' || g || '","pad":"' || repeat('x', 1000) || '"}'
-       FROM generate_series(1, $1::integer) g`,
-      [Number(args.stored)],
-    );
-    await db.query('VACUUM ANALYZE taskwire.tasks');
-  }
+  await storeEndedTasks(db, Number(args.stored));
   // The server inherits this process's node flags (tsx, the source condition): the profiler's too.
   process.execArgv.push('--cpu-prof', `--cpu-prof-dir=${args['profile-dir']}`);
   const server = await startServerProcess(fileURLToPath(new URL('./pg-servers.ts', import.meta.url)), args.kind, (port) => `http://127.0.0.1:${port}${JSON_RPC_PATH}`, {
