@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const MAIN = fileURLToPath(new URL('./crashable-replica-main.ts', import.meta.url));
+
+/** A replica running in a process of its own (see crashable-replica-main.ts), holding the leases of its tasks. */
+export interface CrashableReplica {
+  /** Its coordinator's process id: the lease holder of its tasks and of its heartbeat row. */
+  readonly processId: string;
+  /** The ids of the tasks whose lease it reported lost, in order. */
+  readonly lost: readonly string[];
+  /** Kills the process (SIGKILL: no clean stop, no handover) and resolves once it exited. Idempotent. */
+  kill(): Promise<void>;
+}
+
+/**
+ * Starts a replica process on `schema` of the database at `url` that
+ * claims and holds the leases of `taskIds` (WORKING rows it inserts) with
+ * leases of `leaseTtlMs`; resolves once it holds them, rejects with its
+ * stderr if it exits before.
+ */
+export function startCrashableReplica(url: string, schema: string, leaseTtlMs: number, taskIds: readonly string[]): Promise<CrashableReplica> {
+  const child = spawn(process.execPath, ['--import', TSX, '--conditions=@taskwire/source', MAIN, JSON.stringify({ url, schema, leaseTtlMs, taskIds })], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const lost: string[] = [];
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    let pending = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout.on('data', (chunk) => {
+      pending += chunk;
+      for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+        const [word, value = ''] = pending.slice(0, end).split(' ');
+        pending = pending.slice(end + 1);
+        if (word === 'holding') resolve({ processId: value, lost, kill });
+        if (word === 'lost') lost.push(value);
+      }
+    });
+    child.once('error', reject);
+    void exited.then(() => reject(new Error(`the replica process exited before holding its tasks: ${stderr}`)));
+  });
+}
