@@ -1,23 +1,18 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { cliCommand } from './cli-command.js';
 import { describePostgres } from './database-test-kit.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { quoteSchema } from './schema-name.js';
+import { spawnSource } from './source-process-test-kit.js';
 
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 
 /** Runs `taskwire-postgres` as a real process; resolves its exit code and output. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, '--conditions=@taskwire/source', CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnSource(CLI, args, { PATH: process.env.PATH ?? '', ...env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -24,13 +24,15 @@ export interface ProbedRow {
  */
 export function refusalOf(request: CommitRequest, row: ProbedRow | undefined): Error {
   const id = request.task.id;
-  if (row !== undefined && row.owner !== request.owner) return new OwnerMismatchError(id);
-  if (row !== undefined && row.version === request.expectedVersion && isTerminal(row.state)) return new TerminalTaskError(id, row.version, row.state);
-  const lease = request.lease;
-  if (row !== undefined && row.version === request.expectedVersion && lease?.kind === 'hold' && (row.lease_holder !== lease.holder || row.lease_epoch !== lease.epoch)) {
-    return new LeaseLostError(id);
+  if (row === undefined) return new VersionConflictError(id, request.expectedVersion, 0);
+  if (row.owner !== request.owner) return new OwnerMismatchError(id);
+  // Refused at the version it read: the row's state or lease says why.
+  if (row.version === request.expectedVersion) {
+    if (isTerminal(row.state)) return new TerminalTaskError(id, row.version, row.state);
+    const lease = request.lease;
+    if (lease?.kind === 'hold' && (row.lease_holder !== lease.holder || row.lease_epoch !== lease.epoch)) return new LeaseLostError(id);
+    // A claim `ifFree`: another holder's lease is live.
+    if (lease?.kind === 'claim' && lease.ifFree === true) return new LeaseLostError(id);
   }
-  // A claim `ifFree` refused at the version it read: another holder's lease is live.
-  if (row !== undefined && row.version === request.expectedVersion && lease?.kind === 'claim' && lease.ifFree === true) return new LeaseLostError(id);
-  return new VersionConflictError(id, request.expectedVersion, row?.version ?? 0);
+  return new VersionConflictError(id, request.expectedVersion, row.version);
 }

@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { describePostgres } from './database-test-kit.js';
+import { spawnSource } from './source-process-test-kit.js';
 
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 /** Inside the package (so its imports resolve as a user's would), in a directory git ignores. */
 const DIR = fileURLToPath(new URL('./.readme-examples/', import.meta.url));
@@ -21,10 +19,7 @@ describePostgres('the README quickstart', (db) => {
     const file = `${DIR}quickstart-${database}.ts`;
     await mkdir(DIR, { recursive: true });
     await writeFile(file, quickstart);
-    const child = spawn(process.execPath, ['--import', TSX, '--conditions=@taskwire/source', file], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: url.toString(), PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnSource(file, [], { PATH: process.env.PATH ?? '', DATABASE_URL: url.toString(), PORT: '0' });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       let output = '';

@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { spawnSource } from '../source-process-test-kit.js';
 
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const MAIN = fileURLToPath(new URL('./crashable-replica-main.ts', import.meta.url));
 
 /** A replica running in a process of its own (see crashable-replica-main.ts), holding the leases of its tasks. */
@@ -22,9 +20,7 @@ export interface CrashableReplica {
  * stderr if it exits before.
  */
 export function startCrashableReplica(url: string, schema: string, leaseTtlMs: number, taskIds: readonly string[]): Promise<CrashableReplica> {
-  const child = spawn(process.execPath, ['--import', TSX, '--conditions=@taskwire/source', MAIN, JSON.stringify({ url, schema, leaseTtlMs, taskIds })], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnSource(MAIN, [JSON.stringify({ url, schema, leaseTtlMs, taskIds })], process.env);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lost: string[] = [];
   const kill = async () => {
@@ -45,6 +41,7 @@ export function startCrashableReplica(url: string, schema: string, leaseTtlMs: n
       }
     });
     child.once('error', reject);
-    void exited.then(() => reject(new Error(`the replica process exited before holding its tasks: ${stderr}`)));
+    // After `holding`, this rejection is a no-op.
+    child.once('exit', () => reject(new Error(`the replica process exited before holding its tasks: ${stderr}`)));
   });
 }
