@@ -15,13 +15,19 @@ export const CONTRACT_STEPS: readonly { readonly step: string; readonly what: st
   { step: LEASE_HEARTBEATS_STEP, what: "replicas keep running tasks' leases alive by one heartbeat row each, no longer renewing every task row (releases before heartbeats take a task over when its row's lease expired)" },
 ];
 
-/** How often a store looks again for steps recorded meanwhile. */
+/** How often a store looks again for steps recorded meanwhile, unless told otherwise (`contractRefreshMs`). */
 export const CONTRACT_REFRESH_MS = 10_000;
+
+/** The refresh interval a store was given (`contractRefreshMs`), or the default; throws a RangeError unless it is a positive finite number of milliseconds. */
+export function contractRefreshInterval(options: { readonly contractRefreshMs?: number }): number {
+  const value = options.contractRefreshMs ?? CONTRACT_REFRESH_MS;
+  if (!(value > 0 && value < Number.POSITIVE_INFINITY)) throw new RangeError(`contractRefreshMs must be a positive number of milliseconds (got ${value})`);
+  return value;
+}
 
 /**
  * The contract steps recorded in a schema, as one process sees them: read
- * when the store opens and again every {@link CONTRACT_REFRESH_MS} in the
- * background (a failed read keeps what was known and is logged), so
+ * when the store opens and again every `refreshMs` in the background (a failed read keeps what was known and is logged), so
  * replicas switch a step on by themselves shortly after it is recorded.
  */
 export class ContractSteps {
@@ -34,12 +40,12 @@ export class ContractSteps {
   ) {}
 
   /** Reads the steps of `connection`'s schema and keeps them fresh. */
-  static async open(connection: Connection, logger: Logger | undefined): Promise<ContractSteps> {
+  static async open(connection: Connection, logger: Logger | undefined, refreshMs: number): Promise<ContractSteps> {
     const steps = new ContractSteps(connection, logger);
     await steps.refresh();
     steps.timer = setInterval(() => {
       steps.refresh().catch((error: unknown) => logger?.warn({ error: String(error) }, 'Taskwire postgres: could not read the contract steps; trying again later'));
-    }, CONTRACT_REFRESH_MS);
+    }, refreshMs);
     steps.timer.unref();
     return steps;
   }

@@ -15,7 +15,7 @@ import { refusalOf, type ProbedRow } from './commit-refusal.js';
 import { eventsChannel } from './cluster/names.js';
 import { CommitNotifier } from './cluster/notifier.js';
 import type { Connection, PostgresConnectionOptions } from './connection.js';
-import { ContractSteps } from './contract-steps.js';
+import { ContractSteps, contractRefreshInterval } from './contract-steps.js';
 import { databaseError, lookupable } from './database-errors.js';
 import { openMigrated } from './migrate.js';
 import { EventRetention, resolveRetention, type EventRetentionOptions } from './retention.js';
@@ -49,6 +49,12 @@ export interface PostgresTaskStoreOptions extends PostgresConnectionOptions, Tas
    * commit). Creates are always single statements.
    */
   readonly batchCommits?: boolean;
+  /**
+   * How often the store reads the recorded contract steps again, in
+   * milliseconds (default 10,000): after `taskwire-postgres contract`, a
+   * running replica switches to the new way of writing within this time.
+   */
+  readonly contractRefreshMs?: number;
 }
 
 /**
@@ -106,10 +112,11 @@ export class PostgresTaskStore implements TaskStore {
   static async open(options: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
     const retention = resolveRetention(options.retention);
     countCompactionInterval(options);
+    const refreshMs = contractRefreshInterval(options);
     const connection = await openMigrated(options, 'createPostgresTaskStore', 'opening the task store');
     let steps: ContractSteps;
     try {
-      steps = await ContractSteps.open(connection, options.logger);
+      steps = await ContractSteps.open(connection, options.logger, refreshMs);
     } catch (error) {
       if (connection.owned) await connection.pool.end();
       throw error;

@@ -3,23 +3,19 @@ import type { ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from
 import { RunObserver } from '../observability/run-observer.js';
 import { callTraceOf } from '../observability/server-call.js';
 import { measuredStore } from '../observability/store-metrics.js';
-import type { Telemetry } from '../observability/telemetry.js';
-import { resolveTelemetry } from '../observability/telemetry.js';
+import { resolveTelemetry, type Telemetry } from '../observability/telemetry.js';
 import { PushConfigMethods, pushNotSupported, pushSupported } from './push-configs.js';
-import type { AgentCard, SendMessageRequest, Task } from '../schema/index.js';
-import { isSettled, isTerminal } from '../schema/index.js';
+import { isSettled, isTerminal, type AgentCard, type SendMessageRequest, type Task } from '../schema/index.js';
 import { answerTask } from '../store/list-tasks.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { AgentRunner } from './agent-run.js';
 import { linkCoordinator, sharedLeases } from './cluster-link.js';
-import type { CallContext, StreamEvent } from '../calls.js';
-import { ownerOf } from '../calls.js';
+import { ownerOf, type CallContext, type StreamEvent } from '../calls.js';
 import { TaskEngine, TransitionFailure } from './task-engine.js';
 import { DEFAULT_NEW_TASK_WINDOW_MS, TaskIntake } from './task-intake.js';
 import { answered, followTask, subscribeToTask } from './task-stream.js';
 import { randomId } from '../random-id.js';
-import type { A2AHandlers, TaskServiceOptions } from './service-options.js';
-import { parseParams } from './service-options.js';
+import { parseParams, type A2AHandlers, type TaskServiceOptions } from './service-options.js';
 import { requireStreaming } from './streaming-capability.js';
 
 /**

@@ -1,7 +1,8 @@
 /**
  * A replica process for tests, started by `startCrashableReplica`
  * (crashable-replica-test-kit.ts): on the schema given as JSON in its first
- * argument, it opens a store and a coordinator, claims the given tasks as a
+ * argument, it opens a store (reading the contract steps again every
+ * `contractRefreshMs`, when given) and a coordinator, claims the given tasks as a
  * run does (rows held by its process id, their row lease set), holds their
  * leases, says `holding <process id>` on stdout (and `lost <task id>` for a
  * lease it loses), and runs until it is killed.
@@ -11,8 +12,14 @@ import { createPostgresTaskStore } from '../task-store.js';
 import { insertTask } from './coordinator-test-kit.js';
 import { createPostgresCoordinator } from './coordinator.js';
 
-const { url, schema, leaseTtlMs, taskIds } = JSON.parse(process.argv[2] ?? '{}') as { url: string; schema: string; leaseTtlMs: number; taskIds: string[] };
-const store = await createPostgresTaskStore({ connectionString: url, schema, poolSize: 2 });
+const { url, schema, leaseTtlMs, taskIds, contractRefreshMs } = JSON.parse(process.argv[2] ?? '{}') as {
+  url: string;
+  schema: string;
+  leaseTtlMs: number;
+  taskIds: string[];
+  contractRefreshMs?: number;
+};
+const store = await createPostgresTaskStore({ connectionString: url, schema, poolSize: 2, contractRefreshMs });
 const coordinator = await createPostgresCoordinator({ store, leaseTtlMs });
 for (const id of taskIds) {
   await insertTask(store.pool, quoteSchema(schema), id, 'TASK_STATE_WORKING', { holder: coordinator.processId, expiresInMs: leaseTtlMs, epoch: 2 });

@@ -16,11 +16,18 @@ export interface CrashableReplica {
 /**
  * Starts a replica process on `schema` of the database at `url` that
  * claims and holds the leases of `taskIds` (WORKING rows it inserts) with
- * leases of `leaseTtlMs`; resolves once it holds them, rejects with its
- * stderr if it exits before.
+ * leases of `leaseTtlMs`, its store reading the contract steps again every
+ * `contractRefreshMs` (the store's default when not given); resolves once
+ * it holds them, rejects with its stderr if it exits before.
  */
-export function startCrashableReplica(url: string, schema: string, leaseTtlMs: number, taskIds: readonly string[]): Promise<CrashableReplica> {
-  const child = spawnSource(MAIN, [JSON.stringify({ url, schema, leaseTtlMs, taskIds })], process.env);
+export function startCrashableReplica(
+  url: string,
+  schema: string,
+  leaseTtlMs: number,
+  taskIds: readonly string[],
+  contractRefreshMs?: number,
+): Promise<CrashableReplica> {
+  const child = spawnSource(MAIN, [JSON.stringify({ url, schema, leaseTtlMs, taskIds, contractRefreshMs })], process.env);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lost: string[] = [];
   const kill = async () => {

@@ -11,8 +11,10 @@ import { LEASE_HEARTBEATS_STEP } from './heartbeat-migration.js';
 /** Short leases: renewals every second, so a loaded machine still renews well within the lease. */
 const LEASE_MS = 3_000;
 const TASKS = ['run-1', 'run-2'];
-/** A bound on every wait (the replica reads the contract steps again only every CONTRACT_REFRESH_MS). */
-const LIMIT_MS = 3 * CONTRACT_REFRESH_MS;
+/** How often both replicas' stores read the contract steps again (`contractRefreshMs`; 10 s by default). */
+const REFRESH_MS = 500;
+/** A bound on every wait: a few leases and refreshes, on a loaded machine. */
+const LIMIT_MS = 5 * LEASE_MS;
 
 describePostgres('lease heartbeats: a running replica switches to its heartbeat alone once the contract step is recorded', (db: TestDatabase) => {
   let schema: string;
@@ -50,8 +52,8 @@ describePostgres('lease heartbeats: a running replica switches to its heartbeat 
 
   it('renews its rows until the step, then beats alone (no other replica takes its tasks while it beats); killed, its tasks are taken over once its heartbeat expired', async () => {
     // A runs in a process of its own, so that it can crash as a process does (see step 3).
-    const a = (replica = await startCrashableReplica(db.url, schema, LEASE_MS, TASKS));
-    store = await createPostgresTaskStore({ pool: db.pool, schema });
+    const a = (replica = await startCrashableReplica(db.url, schema, LEASE_MS, TASKS, REFRESH_MS));
+    store = await createPostgresTaskStore({ pool: db.pool, schema, contractRefreshMs: REFRESH_MS });
     const b = (other = await createPostgresCoordinator({ store, leaseTtlMs: LEASE_MS }));
     const host = recordingHost();
     b.attach(host);
@@ -62,12 +64,13 @@ describePostgres('lease heartbeats: a running replica switches to its heartbeat 
     const renewed = await leases(a.processId);
     expect([renewed.first, renewed.last]).toEqual([renewed.beat, renewed.beat]);
 
-    // 2. The step is recorded while A runs. A reads the steps again by itself; its first renewal after that beats the heartbeat alone, past its rows.
+    // 2. The step is recorded while A runs. A reads the steps again by itself (every REFRESH_MS: well before the
+    //    default 10 s has passed, so the option is in effect); its first renewal after that beats the heartbeat alone, past its rows.
     expect(await recordContractSteps({ pool: db.pool, schema })).toEqual([LEASE_HEARTBEATS_STEP]);
     await until(async () => {
       const now = await leases(a.processId);
       return now.beat !== undefined && now.beat > now.last;
-    }, 'A to beat its heartbeat alone', LIMIT_MS);
+    }, 'A to beat its heartbeat alone', CONTRACT_REFRESH_MS / 2);
     const switched = await leases(a.processId);
     // The rows keep the expiry of the last renewal before the switch until it passed, while the heartbeat keeps moving.
     await until(async () => {
@@ -96,4 +99,12 @@ describePostgres('lease heartbeats: a running replica switches to its heartbeat 
     );
     expect(rows[0]!.before).toBe(true);
   }, 4 * LIMIT_MS);
+
+  it('refuses a contract refresh interval that is not a positive number of milliseconds, before connecting', async () => {
+    for (const contractRefreshMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(createPostgresTaskStore({ connectionString: 'postgres://nobody@127.0.0.1:1/none', schema, contractRefreshMs })).rejects.toThrow(
+        new RangeError(`contractRefreshMs must be a positive number of milliseconds (got ${contractRefreshMs})`),
+      );
+    }
+  });
 });
