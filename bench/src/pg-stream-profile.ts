@@ -6,10 +6,14 @@
  * the server exits), keeps `--streams` `slow 50 0` streams open, and after a
  * 3 s warm-up measures a `--seconds` window: node and PostgreSQL CPU per
  * event, then each statement's calls, rows, buffer hits per row and time.
+ * With `--perf`, the server runs with `--perf-basic-prof` instead and Linux
+ * `perf` samples it through the window: node's CPU by category
+ * (perf-categories.ts), time on a CPU only.
  *
  *   tsx src/pg-stream-profile.ts [--kind ours-pg-cluster] [--streams 50] [--seconds 10]
  *     [--profile-dir /tmp] [--explain-ms N --keep-log FILE]   (plans of statements slower than N ms, copied to FILE)
  *     [--stored N]   (N ended tasks of about 1 KB stored before the run, as a deployment that has been up a while holds)
+ *     [--perf]       (perf's samples go to --profile-dir too)
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -22,6 +26,7 @@ import pg from 'pg';
 import { requestBody } from './http-load.js';
 import { startBenchCluster, storeEndedTasks } from './pg-cluster.js';
 import { JSON_RPC_PATH } from './pg-servers.js';
+import { recordCategories } from './perf-categories.js';
 import { startServerProcess } from './server-process.js';
 import { stream } from './sse-stream.js';
 
@@ -34,6 +39,7 @@ const { values: args } = parseArgs({
     'explain-ms': { type: 'string', default: '-1' },
     'keep-log': { type: 'string' },
     stored: { type: 'string', default: '0' },
+    perf: { type: 'boolean', default: false },
   },
 });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,7 +63,10 @@ try {
   await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   await storeEndedTasks(db, Number(args.stored));
   // The server inherits this process's node flags (tsx, the source condition): the profiler's too.
-  process.execArgv.push('--cpu-prof', `--cpu-prof-dir=${args['profile-dir']}`);
+  const dir = args['profile-dir'];
+  // perf names JavaScript frames from the map --perf-basic-prof writes; V8's own log of it goes beside the samples.
+  if (args.perf) process.execArgv.push('--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${join(dir, 'taskwire-v8.log')}`);
+  else process.execArgv.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
   const server = await startServerProcess(fileURLToPath(new URL('./pg-servers.ts', import.meta.url)), args.kind, (port) => `http://127.0.0.1:${port}${JSON_RPC_PATH}`, {
     BENCH_DATABASE_URL: url,
   });
@@ -72,10 +81,17 @@ try {
   await sleep(3000);
   await db.query('SELECT pg_stat_statements_reset()');
   const [e0, c0, p0] = [events, server.cpuSeconds(), cluster.cpuSeconds()];
-  await sleep(Number(args.seconds) * 1000);
+  const categories = args.perf
+    ? await recordCategories(server.pid!, Number(args.seconds), join(dir, `taskwire-perf-${server.pid}.data`))
+    : void (await sleep(Number(args.seconds) * 1000));
   const [e1, c1, p1] = [events, server.cpuSeconds(), cluster.cpuSeconds()];
   const n = e1 - e0;
-  console.log(`${args.kind}: ${n} events, node ${(((c1 - c0) * 1e6) / n).toFixed(0)} µs/event, PostgreSQL ${(((p1 - p0) * 1e6) / n).toFixed(0)} µs/event`);
+  const nodeUs = ((c1 - c0) * 1e6) / n;
+  console.log(`${args.kind}: ${n} events, node ${nodeUs.toFixed(0)} µs/event, PostgreSQL ${(((p1 - p0) * 1e6) / n).toFixed(0)} µs/event`);
+  if (categories) {
+    console.log(`  node CPU by category (perf, ${categories.samples} samples; sending on sockets in the kernel: ${(100 * categories.socketSends).toFixed(1)}%):`);
+    for (const { category, share } of categories.shares) console.log(`    ${(100 * share).toFixed(1).padStart(5)}%  ${(share * nodeUs).toFixed(0).padStart(4)} µs/event  ${category}`);
+  }
   const tables = await db.query(`SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_dead_tup FROM pg_stat_user_tables WHERE relname IN ('tasks', 'task_events')`);
   for (const row of tables.rows) console.log(`  table ${JSON.stringify(row)}`);
   const { rows } = await db.query<{ calls: string; rows: string; hit: string; exec_ms: string; plan_ms: string; query: string }>(
