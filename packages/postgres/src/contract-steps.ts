@@ -18,20 +18,6 @@ export const CONTRACT_STEPS: readonly { readonly step: string; readonly what: st
 /** How often a store looks again for steps recorded meanwhile, unless told otherwise (`contractRefreshMs`). */
 export const CONTRACT_REFRESH_MS = 10_000;
 
-/** The longest interval a timer takes (2^31 - 1 ms, about 24.8 days); node runs a longer one after 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * The refresh interval a store was given (`contractRefreshMs`), or the
- * default; throws a RangeError unless it is a positive number of
- * milliseconds a timer can wait (at most 2^31 - 1).
- */
-export function contractRefreshInterval(options: { readonly contractRefreshMs?: number }): number {
-  const value = options.contractRefreshMs ?? CONTRACT_REFRESH_MS;
-  if (!(value > 0 && value <= MAX_TIMER_MS)) throw new RangeError(`contractRefreshMs must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (got ${value})`);
-  return value;
-}
-
 /**
  * The contract steps recorded in a schema, as one process sees them: read
  * when the store opens and again every `refreshMs` in the background (a failed read keeps what was known and is logged), so

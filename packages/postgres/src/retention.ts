@@ -2,6 +2,7 @@ import type { Logger } from '@taskwire/core';
 import type { Connection } from './connection.js';
 import { databaseError } from './database-errors.js';
 import { prepared } from './schema-name.js';
+import { timerInterval } from './timer-interval.js';
 
 /**
  * How long a task's events are kept (default: all of them, as long as the
@@ -37,14 +38,15 @@ function positive(value: number | undefined, name: string, integer: boolean): nu
   return value;
 }
 
-/** Checks retention options (a RangeError for a bound that is not positive) and fills in the sweep interval. */
+/** Checks retention options (a RangeError for a bound that is not positive, or a sweep interval a timer cannot take) and fills in the sweep interval. */
 export function resolveRetention(options: EventRetentionOptions = {}): ResolvedRetention {
   const maxEventAgeMs = positive(options.maxEventAgeMs, 'maxEventAgeMs', false);
-  const interval = positive(options.sweepIntervalMs, 'sweepIntervalMs', false);
+  const fallback = Math.min(600_000, Math.max(1_000, (maxEventAgeMs ?? 0) / 10));
   return {
     maxEventsPerTask: positive(options.maxEventsPerTask, 'maxEventsPerTask', true),
     maxEventAgeMs,
-    sweepIntervalMs: interval ?? Math.min(600_000, Math.max(1_000, (maxEventAgeMs ?? 0) / 10)),
+    // Infinity, as for the bounds, means "not given".
+    sweepIntervalMs: timerInterval(options.sweepIntervalMs === Infinity ? undefined : options.sweepIntervalMs, fallback, 'retention.sweepIntervalMs'),
   };
 }
 

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Connection } from './connection.js';
 import { databaseError } from './database-errors.js';
 import { prepared } from './schema-name.js';
+import { MAX_TIMER_MS } from './timer-interval.js';
 
 /** How often a store folds the count deltas into the counts by default (see {@link TaskCounts}). */
 export const COUNT_COMPACTION_MS = 1_000;
@@ -19,10 +20,13 @@ export interface TaskCountOptions {
   readonly countCompactionIntervalMs?: number;
 }
 
-/** The compaction interval of `options`, checked (a RangeError for a negative or non-number one). */
+/** The compaction interval of `options`, checked (a RangeError for a negative or non-number one, or a finite one a timer cannot wait). */
 export function countCompactionInterval(options: TaskCountOptions): number {
   const value = options.countCompactionIntervalMs ?? COUNT_COMPACTION_MS;
-  if (!(value >= 0)) throw new RangeError(`countCompactionIntervalMs must be 0 or more (got ${value})`);
+  // Infinity never compacts by itself; a finite value above what a timer can wait would run every millisecond.
+  if (!(value >= 0) || (value > MAX_TIMER_MS && value !== Infinity)) {
+    throw new RangeError(`countCompactionIntervalMs must be 0 or more, at most ${MAX_TIMER_MS} or Infinity (got ${value})`);
+  }
   return value;
 }
 

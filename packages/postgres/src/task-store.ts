@@ -15,10 +15,11 @@ import { refusalOf, type ProbedRow } from './commit-refusal.js';
 import { eventsChannel } from './cluster/names.js';
 import { CommitNotifier } from './cluster/notifier.js';
 import type { Connection, PostgresConnectionOptions } from './connection.js';
-import { ContractSteps, contractRefreshInterval } from './contract-steps.js';
+import { CONTRACT_REFRESH_MS, ContractSteps } from './contract-steps.js';
 import { databaseError, lookupable } from './database-errors.js';
 import { openMigrated } from './migrate.js';
 import { EventRetention, resolveRetention, type EventRetentionOptions } from './retention.js';
+import { timerInterval } from './timer-interval.js';
 import { prepared } from './schema-name.js';
 import { SNAPSHOT_LOGS_STEP } from './snapshot-guard-migration.js';
 import type { SnapshotOptions } from '@taskwire/core';
@@ -51,8 +52,9 @@ export interface PostgresTaskStoreOptions extends PostgresConnectionOptions, Tas
   readonly batchCommits?: boolean;
   /**
    * How often the store reads the recorded contract steps again, in
-   * milliseconds (default 10,000): after `taskwire-postgres contract`, a
-   * running replica switches to the new way of writing within this time.
+   * milliseconds (default 10,000; 10 to 2^31 - 1): after `taskwire-postgres
+   * contract`, a running replica switches to the new way of writing within
+   * this time.
    */
   readonly contractRefreshMs?: number;
 }
@@ -112,7 +114,7 @@ export class PostgresTaskStore implements TaskStore {
   static async open(options: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
     const retention = resolveRetention(options.retention);
     countCompactionInterval(options);
-    const refreshMs = contractRefreshInterval(options);
+    const refreshMs = timerInterval(options.contractRefreshMs, CONTRACT_REFRESH_MS, 'contractRefreshMs');
     const connection = await openMigrated(options, 'createPostgresTaskStore', 'opening the task store');
     let steps: ContractSteps;
     try {

@@ -61,10 +61,3 @@ export interface PostgresCoordinatorOptions {
   /** Told about lost connections, lost leases and failed background work (once per streak). */
   readonly logger?: Logger;
 }
-
-/** `value` (default `fallback`) checked as an interval of at least 10 ms; a RangeError naming `name` otherwise. */
-export function interval(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!(value >= 10) || !Number.isFinite(value)) throw new RangeError(`${name} must be a finite number of milliseconds, at least 10 (got ${value})`);
-  return value;
-}

@@ -12,7 +12,8 @@ import { LeaseKeeper } from './lease-keeper.js';
 import { ReplicaName } from './replica-name.js';
 import { CommitListener } from './listener.js';
 import { eventsChannel, replicaLockName, sessionName } from './names.js';
-import { DEFAULT_CATCH_UP_INTERVAL_MS, DEFAULT_LEASE_TTL_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS, interval, type PostgresCoordinatorOptions } from './coordinator-options.js';
+import { DEFAULT_CATCH_UP_INTERVAL_MS, DEFAULT_LEASE_TTL_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS, type PostgresCoordinatorOptions } from './coordinator-options.js';
+import { timerInterval } from '../timer-interval.js';
 
 export { DEFAULT_CATCH_UP_INTERVAL_MS, DEFAULT_LEASE_TTL_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS } from './coordinator-options.js';
 export type { PostgresCoordinatorOptions } from './coordinator-options.js';
@@ -76,11 +77,11 @@ export class PostgresCoordinator implements TaskCoordinator {
     const tag = randomBytes(8).toString('hex');
     this.processId = name === undefined ? tag : `${name}#${tag}`;
     this.replica = name === undefined ? undefined : new ReplicaName(name, this.processId, logger);
-    this.leaseTtlMs = interval(options.leaseTtlMs, DEFAULT_LEASE_TTL_MS, 'leaseTtlMs');
+    this.leaseTtlMs = timerInterval(options.leaseTtlMs, DEFAULT_LEASE_TTL_MS, 'leaseTtlMs');
     this.rerunOrphans = options.rerunOrphans ?? 0;
     if (!Number.isInteger(this.rerunOrphans) || this.rerunOrphans < 0) throw new RangeError(`rerunOrphans must be a whole number, 0 or more (got ${this.rerunOrphans})`);
-    const pingIntervalMs = interval(options.pingIntervalMs, DEFAULT_PING_INTERVAL_MS, 'pingIntervalMs');
-    const pingTimeoutMs = interval(options.pingTimeoutMs, DEFAULT_PING_TIMEOUT_MS, 'pingTimeoutMs');
+    const pingIntervalMs = timerInterval(options.pingIntervalMs, DEFAULT_PING_INTERVAL_MS, 'pingIntervalMs');
+    const pingTimeoutMs = timerInterval(options.pingTimeoutMs, DEFAULT_PING_TIMEOUT_MS, 'pingTimeoutMs');
     this.sql = clusterStatements(quoteSchema(store.schema));
     this.leases = new LeaseKeeper(this.processId, this.leaseTtlMs, logger);
     this.jobs = new BackgroundJobs(logger);
@@ -114,7 +115,7 @@ export class PostgresCoordinator implements TaskCoordinator {
 
   /** Opens the coordinator: its LISTEN connection and its background work (see {@link createPostgresCoordinator}). */
   static async open(options: PostgresCoordinatorOptions): Promise<PostgresCoordinator> {
-    const catchUp = interval(options.catchUpIntervalMs, DEFAULT_CATCH_UP_INTERVAL_MS, 'catchUpIntervalMs');
+    const catchUp = timerInterval(options.catchUpIntervalMs, DEFAULT_CATCH_UP_INTERVAL_MS, 'catchUpIntervalMs');
     options.store.shareCommits(options.logger);
     const coordinator = new PostgresCoordinator(options.store, options, options.logger);
     try {
