@@ -1,9 +1,8 @@
-import type { Logger } from '@taskwire/core';
+import { MAX_TIMER_MS, type Logger } from '@taskwire/core';
 import type pg from 'pg';
 import type { Connection } from './connection.js';
 import { databaseError } from './database-errors.js';
 import { prepared } from './schema-name.js';
-import { MAX_TIMER_MS } from './timer-interval.js';
 
 /** How often a store folds the count deltas into the counts by default (see {@link TaskCounts}). */
 export const COUNT_COMPACTION_MS = 1_000;

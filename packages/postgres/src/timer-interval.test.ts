@@ -1,8 +1,9 @@
+import { MAX_TIMER_MS } from '@taskwire/core';
 import { describe, expect, it } from 'vitest';
 import { createPostgresCoordinator } from './cluster/coordinator.js';
 import { describePostgres, type TestDatabase } from './database-test-kit.js';
 import { createPostgresTaskStore } from './task-store.js';
-import { MAX_TIMER_MS, timerInterval } from './timer-interval.js';
+import { timerInterval } from './timer-interval.js';
 
 /** Values no timer option takes: node would run a timer of more than MAX_TIMER_MS after 1 ms. */
 const REFUSED = [0, 9, -5, Number.NaN, MAX_TIMER_MS + 1, Number.POSITIVE_INFINITY];

@@ -1,5 +1,4 @@
-/** The longest delay a node timer takes (2^31 - 1 ms, about 24.8 days): node runs a timer given more after 1 ms. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+import { MAX_TIMER_MS } from '@taskwire/core';
 
 /**
  * `value` (`fallback` when undefined) checked as the period of a timer: a

@@ -1,10 +1,7 @@
 import type { Principal } from '@taskwire/core';
-import { A2AError } from '@taskwire/core';
+import { A2AError, MAX_TIMER_MS } from '@taskwire/core';
 import type { WebSocket } from 'ws';
 import { closeCodeOf, closeReasonOf } from './close-codes.js';
-
-/** The longest delay `setTimeout` takes (about 24.8 days); a later expiry is reached in steps. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * When the credential behind `principal` ends: its `expiresAt` (ms since
