@@ -110,6 +110,24 @@ describe('resumable streams', () => {
     expect(inner.calls.map((c) => c.method)).toEqual(['SendStreamingMessage', 'SubscribeToTask', 'SubscribeToTask']);
   });
 
+  it("waits out a server's Retry-After within the backoff's maxTotalMs, and gives up at once, saying what to do, past it", async () => {
+    const hour = 3_600_000;
+    const patient = serviceTransport(service, { cutStreams: [1], cutRetryAfterMs: hour });
+    const clock = createSteppedClock();
+    const events = await drain(clock, resumableStream(patient, 'SendStreamingMessage', message('slow 3 1'), { clock, random: () => 0, backoff: { maxTotalMs: Infinity } }));
+    expect(clock.sleeps).toEqual([hour]);
+    expect(viewOf(events).state).toBe('TASK_STATE_COMPLETED');
+
+    // The default backoff allows 30 s of waiting: an hour is not waited for (it was cut to about 1 ms by the timer before).
+    const hasty = serviceTransport(service, { cutStreams: [1], cutRetryAfterMs: hour });
+    const later = createSteppedClock();
+    const error = await drain(later, resumableStream(hasty, 'SendStreamingMessage', message('slow 3 1'), { clock: later })).catch((e: unknown) => e);
+    expect(later.sleeps).toEqual([]);
+    expect(error).toMatchObject({ transient: true, retryAfterMs: hour });
+    expect((error as Error).message).toMatch(/waiting 3600000 ms .* maxTotalMs of 30000 ms; call SubscribeToTask \(or waitForTask\)/);
+    expect(hasty.calls.map((c) => c.method)).toEqual(['SendStreamingMessage']);
+  });
+
   it('does not resume a stream that failed with a protocol error, or before naming its task', async () => {
     const clock = createSteppedClock();
     const client = new A2AClient(serviceTransport(service), { clock });

@@ -10,7 +10,7 @@ import { isTransient, retryAfterOf, TransientError } from './transient.js';
 export interface ResumeOptions {
   /** Resumptions in a row without a new event before giving up (default 5). */
   readonly attempts?: number;
-  /** Delays between resumptions (default {@link DEFAULT_RETRY_BACKOFF}). */
+  /** Delays between resumptions (default {@link DEFAULT_RETRY_BACKOFF}); `maxTotalMs` bounds the waits of a streak of drops, a `Retry-After` included. */
   readonly backoff?: Partial<BackoffOptions>;
   /** Which errors mean "the connection dropped" (default {@link isTransient}). */
   readonly isTransient?: (error: unknown) => boolean;
@@ -60,7 +60,9 @@ function taskIdOf(event: StreamEvent): string | undefined {
  *
  * A stream that drops before naming its task (or that answered with a
  * message only) cannot be resumed: the error is thrown. Protocol errors,
- * aborts and `attempts` drops in a row without progress end it with the error.
+ * aborts and `attempts` drops in a row without progress end it with the error,
+ * and so does a streak of drops whose waits (a server's `Retry-After`
+ * included) would pass the backoff's `maxTotalMs`.
  */
 export async function* resumableStream<M extends StreamMethodName>(
   transport: Transport,
@@ -82,6 +84,7 @@ export async function* resumableStream<M extends StreamMethodName>(
   let messageOnly = false;
   let resumed = false;
   let drops = 0;
+  let waited = 0;
   let current = transport.stream(method, params, call);
   for (;;) {
     let dropped: unknown;
@@ -94,6 +97,7 @@ export async function* resumableStream<M extends StreamMethodName>(
         state = stateOf(event.response) ?? state;
         messageOnly = 'message' in event.response && state === undefined;
         drops = 0;
+        waited = 0;
         yield event;
         // The turn is over: a resumption (a SubscribeToTask) would go on, so stop here (the first stream ends by itself).
         if (turn && resumed && state !== undefined && isSettled(state)) return;
@@ -122,6 +126,14 @@ export async function* resumableStream<M extends StreamMethodName>(
       );
     }
     const delay = backoffDelay(drops - 1, backoff, options.random ?? Math.random, retryAfterOf(dropped));
+    // The backoff bounds the waits of a streak of drops, a server's Retry-After included.
+    if ((waited += delay) > backoff.maxTotalMs) {
+      throw new TransientError(
+        `The stream of task ${taskId} dropped and resuming it would mean waiting ${delay} ms (the server's Retry-After or the backoff), ` +
+          `past the backoff's maxTotalMs of ${backoff.maxTotalMs} ms; call SubscribeToTask (or waitForTask) to follow it later`,
+        { cause: dropped, retryAfterMs: delay },
+      );
+    }
     options.logger?.warn({
       taskId,
       afterSequence: last,

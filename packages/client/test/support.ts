@@ -27,6 +27,8 @@ export interface FaultPlan {
   readonly cutStreams?: readonly (number | undefined)[];
   /** How a cut looks: a network error (default) or a clean end of the stream. */
   readonly cutAs?: 'error' | 'end';
+  /** The `Retry-After` (in ms) a cut as an error carries, as a server's 503 would. */
+  readonly cutRetryAfterMs?: number;
   /** Fails a unary call before it reaches the service when this returns an error. */
   readonly failUnary?: (method: string, index: number) => Error | undefined;
 }
@@ -59,7 +61,7 @@ export function faultyTransport(inner: Transport, plan: FaultPlan = {}): Recordi
       for await (const event of inner.stream(method, params, options)) {
         if (cutAfter !== undefined && delivered >= cutAfter) {
           if (plan.cutAs === 'end') return;
-          throw new TransientError('connection reset (injected)');
+          throw new TransientError('connection reset (injected)', { retryAfterMs: plan.cutRetryAfterMs });
         }
         delivered++;
         yield event;
