@@ -48,7 +48,9 @@ describePostgres('a database restart under load: 3 replica processes on a Postgr
           }
         }),
       );
-      // What a load balancer's health check sees of one replica meanwhile.
+      // What a load balancer's health check sees of one replica: ready before the restart (sampled first, so the
+      // set holds it even when the database goes down before the sampler's first answer), then meanwhile.
+      readiness.add(await readyz(0));
       const sampling = (async () => {
         while (!stop) {
           readiness.add(await readyz(0));
