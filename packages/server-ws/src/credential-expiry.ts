@@ -1,5 +1,5 @@
 import type { Principal } from '@taskwire/core';
-import { A2AError, MAX_TIMER_MS } from '@taskwire/core';
+import { A2AError, systemClock } from '@taskwire/core';
 import type { WebSocket } from 'ws';
 import { closeCodeOf, closeReasonOf } from './close-codes.js';
 
@@ -30,16 +30,14 @@ export function assertNotExpired(expiresAt: number | undefined): void {
  * end; their tasks go on). The timer goes when the socket closes first.
  */
 export function closeAtExpiry(socket: WebSocket, expiresAt: number): void {
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    const left = expiresAt - Date.now();
-    if (left <= 0) {
-      const error = credentialExpired();
-      socket.close(closeCodeOf(error), closeReasonOf(error));
-      return;
-    }
-    timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+  const close = () => {
+    const error = credentialExpired();
+    socket.close(closeCodeOf(error), closeReasonOf(error));
   };
-  socket.once('close', () => clearTimeout(timer));
-  arm();
+  const left = expiresAt - Date.now();
+  if (left <= 0) return close();
+  // The clock waits out an expiry further off than one timer takes; the socket's own close stops the wait (a rejection, ignored).
+  const closed = new AbortController();
+  socket.once('close', () => closed.abort());
+  systemClock.sleep(left, closed.signal).then(close, () => undefined);
 }
