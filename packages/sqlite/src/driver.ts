@@ -10,7 +10,7 @@ export interface SqliteStatement {
   readonly params: readonly SqliteValue[];
 }
 
-/** What one statement did: the rows it returned and the rows it changed (`changes()`). */
+/** What one statement did: the rows it returned and how many rows it changed (0 when none; D1 also counts rows its triggers changed). */
 export interface SqliteResult {
   readonly rows: readonly SqliteRow[];
   readonly changes: number;

@@ -113,7 +113,8 @@ export class SqliteTaskStore implements TaskStore {
       throw error;
     }
     const probe = results[results.length - 1]!.rows[0] as ProbeRow | undefined;
-    if (results[0]!.changes !== 1 || probe === undefined) {
+    // D1 counts the rows its triggers changed too: what matters is whether the row statement changed anything.
+    if (results[0]!.changes === 0 || probe === undefined) {
       this.lags.forget(task.id);
       throw refusal(request, probe);
     }
