@@ -111,6 +111,9 @@ export const CLASSIFIED: Readonly<Record<string, Readonly<Record<string, Classif
     'taskwire mcp http://127.0.0.1:8080': MCP_STDIO,
     'taskwire mcp http://127.0.0.1:8080 --http 3000': skip('the MCP server over Streamable HTTP on a fixed port 3000; packages/mcp/test serves it on a free port'),
   },
+  'packages/sqlite/README.md': {
+    'npm install @taskwire/sqlite @taskwire/core @taskwire/server-http': REGISTRY,
+  },
   'packages/postgres/README.md': {
     'npm install @taskwire/postgres @taskwire/core': REGISTRY,
     'npx taskwire-postgres status  --url postgres://user@host:5432/db [--schema taskwire]': POSTGRES_CLI,

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { SqliteDriver } from './driver.js';
 import { openSyncFile, type SqliteFileOptions } from './file-lock.js';
 import type { SyncDatabase } from './sync-driver.js';
@@ -15,12 +14,15 @@ export type { SqliteFileOptions } from './file-lock.js';
  * when this Node has no `node:sqlite`.
  */
 export function nodeSqlite(path: string, options: SqliteFileOptions = {}): SqliteDriver {
-  let DatabaseSync: new (path: string) => SyncDatabase;
+  // Loaded on call (from ESM and CommonJS alike), so that importing this module never fails on an older Node.
+  const builtin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+  let sqlite: { DatabaseSync?: new (path: string) => SyncDatabase } | undefined;
   try {
-    // Loaded on call, so that importing this module never fails on an older Node.
-    ({ DatabaseSync } = createRequire(import.meta.url)('node:sqlite') as { DatabaseSync: new (path: string) => SyncDatabase });
+    sqlite = builtin?.('node:sqlite') as typeof sqlite;
   } catch {
-    throw new Error(`node:sqlite is not available in Node ${process.versions.node}: @taskwire/sqlite/node needs Node 22.5 or later`);
+    sqlite = undefined;
   }
+  const DatabaseSync = sqlite?.DatabaseSync;
+  if (DatabaseSync === undefined) throw new Error(`node:sqlite is not available in Node ${process.versions.node}: @taskwire/sqlite/node needs Node 22.5 or later`);
   return openSyncFile(`node:sqlite ${path}`, path, () => new DatabaseSync(path), options);
 }
