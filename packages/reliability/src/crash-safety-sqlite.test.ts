@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { node22 } from '../../../scripts/node22.mjs';
 import { AckLog } from './crash/acked.js';
-import { after, loadUntilKilled } from './crash/kill-round.js';
+import { killDuringStartup, loadUntilKilled } from './crash/kill-round.js';
 import { checkOverWire } from './crash/verify.js';
 import type { AgentProcess } from './support/agent-process.js';
 import { spawnAgent } from './support/agent-process.js';
@@ -52,8 +52,7 @@ describe('crash safety: the reference agent on SQLite (node:sqlite, on Node 22),
       if (round > 1 && random.chance(0.2)) {
         // A kill while the server starts (opening the file, failing what the last kill left running).
         const early = start();
-        await Promise.race([after(random.int(150, 1_500)), early.exited]);
-        await early.kill();
+        await killDuringStartup(early, random);
         running.delete(early);
         figures.killedBeforeReady++;
         continue;

@@ -17,7 +17,8 @@ describe('group commit of the synchronous drivers', () => {
       expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
       expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
       // The last batch of the group sees what the batches before it in the group kept.
-      expect((outcomes[3] as PromiseFulfilledResult<{ rows: unknown[] }[]>).value[0]!.rows).toEqual([{ k: 'a' }, { k: 'b' }, { k: 'd' }].map((r) => expect.objectContaining(r)));
+      const [read] = (outcomes[3] as PromiseFulfilledResult<Awaited<ReturnType<typeof driver.batch>>>).value;
+      expect(read!.rows.map((r) => r.k)).toEqual(['a', 'b', 'd']);
       expect((await driver.query('SELECT k, v FROM t ORDER BY k')).rows.map((r) => ({ ...r }))).toEqual([
         { k: 'a', v: 1 },
         { k: 'b', v: 2 },
