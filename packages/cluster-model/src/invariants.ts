@@ -33,7 +33,11 @@ export function checkInvariants(w: World): void {
     if (!replica.up) continue;
     for (const waiter of replica.waiters) {
       const row = w.db.tasks[waiter.task];
-      if (row !== undefined && isRunning(row.status)) continue;
+      // Running again (a continuation) before the call heard the settling: it waits for the next one.
+      if (row !== undefined && isRunning(row.status)) {
+        delete w.settledSeen[waiter.id];
+        continue;
+      }
       const seen = (w.settledSeen[waiter.id] ??= now);
       if (replica.pausedUntil <= now && now - Math.max(seen, replica.pausedUntil) > ANSWER_WITHIN) {
         violate(w, 'waiter-answered', `${waiter.task}@${replica.id}`, `a call waiting on ${waiter.task} in ${replica.id} is unanswered since it settled (tick ${seen})`);

@@ -128,6 +128,8 @@ export interface Replica {
   /** When the renewal and the sweep last ran (a job overdue after a stall runs at once). */
   lastRenew: number;
   lastSweep: number;
+  /** `task/epoch` of every run started in this process (the fixed design's owed-run claim never takes one of those rows). */
+  ran: string[];
   /** Restarts so far (a restarted process has a new holder id). */
   restarts: number;
 }
@@ -199,6 +201,7 @@ export function newWorld(design: Design, rerunOrphans: number, releases: readonl
       pushes: [],
       lastRenew: -i,
       lastSweep: -i,
+      ran: [],
       restarts: 0,
     })),
     nextId: 1,

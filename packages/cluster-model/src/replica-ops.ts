@@ -36,6 +36,7 @@ export function startRun(w: World, replica: Replica, task: string, message: stri
   const run: Run = { id: w.nextId++, task, message, epoch, commitsLeft: shape.commits, wait: shape.wait, every: shape.wait, ends: shape.ends, ignoresAbort: shape.ignoresAbort, aborted: false };
   replica.runs.push(run);
   replica.holds[task] = { epoch, renewedAt: w.db.now };
+  replica.ran.push(`${task}/${epoch}`);
   const key = `${task}/${message}`;
   w.started[key] = (w.started[key] ?? 0) + 1;
   return run;
