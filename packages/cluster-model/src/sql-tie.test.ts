@@ -24,7 +24,7 @@ import type { Db, PushRow, Status, TaskRow } from './model-state.js';
 const TICK_MS = 1_000;
 const TTL = 10;
 const SEED = Number(process.env.MODEL_SEED ?? 4242);
-const RUNS = Number(process.env.MODEL_TIE_RUNS ?? 25);
+const RUNS = Number(process.env.MODEL_TIE_RUNS ?? 50);
 const STATE: Record<Status, string> = {
   submitted: 'TASK_STATE_SUBMITTED',
   working: 'TASK_STATE_WORKING',
@@ -39,8 +39,8 @@ const HOLDERS = ['r0', 'r1'];
 const ahead = fc.constantFrom(-3, -1, 1, 3);
 const rowArb: fc.Arbitrary<TaskRow> = fc
   .record({
-    status: fc.constantFrom<Status>('submitted', 'working', 'input-required', 'completed'),
-    holder: fc.constantFrom(null, 'r0', 'r1'),
+    status: fc.constantFrom<Status>('submitted', 'working', 'working', 'input-required', 'completed'),
+    holder: fc.constantFrom(null, 'r0', 'r1', 'r1'),
     epoch: fc.integer({ min: 1, max: 3 }),
     expires: ahead,
     takeovers: fc.nat(2),
@@ -51,7 +51,7 @@ const pushArb: fc.Arbitrary<PushRow> = fc.record({ delivered: fc.nat(4), claimHo
 const stateArb = fc.record({
   tasks: fc.tuple(rowArb, rowArb, rowArb),
   // Another holder's heartbeat expired for two hours is forgotten by a beat (its statements' "an hour").
-  heartbeats: fc.tuple(fc.option(fc.constantFrom(-7_200, -2, 2)), fc.option(fc.constantFrom(-7_200, -2, 2))),
+  heartbeats: fc.tuple(fc.option(fc.constantFrom(-7_200, -2, 2), { freq: 4 }), fc.option(fc.constantFrom(-7_200, -2, 2), { freq: 4 })),
   push: fc.tuple(pushArb, pushArb, pushArb),
 });
 type State = typeof stateArb extends fc.Arbitrary<infer T> ? T : never;
