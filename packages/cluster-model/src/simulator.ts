@@ -81,13 +81,23 @@ export function apply(w: World, action: Action): void {
   checkInvariants(w);
 }
 
-/** Runs `actions` on a new world, then lets the clock run with no more faults long enough for every bound to fall due. */
-export function simulate(config: ModelConfig, actions: readonly Action[]): World {
+/** Runs `actions` on a new world (invariants checked after each). */
+export function play(config: ModelConfig, actions: readonly Action[]): World {
   const w = newWorld(config.design, config.rerunOrphans, config.releases);
   for (const action of actions) apply(w, action);
+  return w;
+}
+
+/** Lets the clock of `w` run with no more faults long enough for every bound to fall due. */
+export function drain(w: World): World {
   for (const replica of w.replicas) replica.faults = [];
   apply(w, { t: 'tick', n: SETTLE_WITHIN + 10 });
   return w;
+}
+
+/** Runs `actions` on a new world, then drains it (see {@link drain}). */
+export function simulate(config: ModelConfig, actions: readonly Action[]): World {
+  return drain(play(config, actions));
 }
 
 /** A search's budget and what it looks for. */
