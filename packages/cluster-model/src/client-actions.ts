@@ -4,7 +4,7 @@
  * faults of processes (stalls, cut paths, crashes, clean stops).
  */
 import { claimTransition, expireOwnTransition, holdTransition } from './db-transitions.js';
-import { type Fault, LEASE, type Replica, type World } from './model-state.js';
+import { type Fault, LEASE, REFINEMENTS, type Replica, type World } from './model-state.js';
 import { abortRuns, active, gone, type RunShape, startRun, statement } from './replica-ops.js';
 
 /** Records that `message` was acknowledged to its client. */
@@ -49,17 +49,19 @@ export function send(w: World, replica: Replica, task: string, shape: RunShape, 
  * duplicate, answered as the task is, unless the task still waits for that
  * message's run and nobody here runs it: then it claims the run owed
  * (`claimOwedRun`): on main, unless another holder's lease is live; in the
- * fixed design, only a row with no holder or this replica's, and never one
- * whose run started here (given up locally: the self-sweep settles it).
+ * fixed design, only a row with no holder, or this replica's at an epoch
+ * it never held (a run given up here, or a take-over whose settling failed,
+ * is left to the self-sweep).
  */
 export function retry(w: World, replica: Replica, task: string, shape: RunShape, blocking: boolean): void {
   const row = w.db.tasks[task];
   if (!row || !active(w, replica)) return;
   const message = row.messages.at(-1)!;
   ack(w, task, message);
-  // The fixed design never claims a row whose run started here (given up since): only a claim whose answer was lost.
-  const ranHere = w.design === 'fixed' && replica.ran.includes(`${task}/${row.epoch}`);
-  const mine = replica.runs.some((r) => r.task === task && !r.aborted) || replica.holds[task] !== undefined || ranHere;
+  // The fixed design claims a row naming this process only at an epoch it never held (a claim whose answer was lost):
+  // a run given up here, or a take-over whose settling failed, is the self-sweep's to settle.
+  const knownHere = w.design === 'fixed' && REFINEMENTS.owedClaimSkipsKnown && replica.known.includes(`${task}/${row.epoch}`);
+  const mine = replica.runs.some((r) => r.task === task && !r.aborted) || replica.holds[task] !== undefined || knownHere;
   if (row.status === 'submitted' && !mine) {
     const outcome = statement(w, replica, 'claim');
     if (outcome === 'transient') return;
@@ -82,7 +84,7 @@ export function subscribe(w: World, replica: Replica, task: string): void {
  * holds a live lease or has a heartbeat (as agreed), and, since the model
  * found that not enough (an idle replica of that release holds neither and
  * takes healthy runs over once the step is recorded), while one is
- * connected at all (`CONTRACT_SEES_SESSIONS`).
+ * connected at all (`REFINEMENTS.contractSeesSessions`).
  */
 export function contract(w: World): void {
   if (w.db.contracted) return;
@@ -91,13 +93,10 @@ export function contract(w: World): void {
     const ids = new Set(prev.map((r) => r.id));
     const liveLease = Object.values(w.db.tasks).some((t) => t.holder !== null && ids.has(t.holder) && t.expires !== null && t.expires >= w.db.now);
     const beat = [...ids].some((id) => (w.db.heartbeats[id] ?? -1) >= w.db.now);
-    if (liveLease || beat || (CONTRACT_SEES_SESSIONS.on && prev.some((r) => r.up))) return;
+    if (liveLease || beat || (REFINEMENTS.contractSeesSessions && prev.some((r) => r.up))) return;
   }
   w.db.contracted = true;
 }
-
-/** Whether the fixed design's contract refusal also sees connected replicas of the previous release (a test turns it off to show why it must). */
-export const CONTRACT_SEES_SESSIONS = { on: true };
 
 /** A fault is aimed at `replica`'s next statement of a kind. */
 export function inject(replica: Replica, fault: Fault): void {
@@ -155,5 +154,5 @@ export function stop(w: World, replica: Replica, inFlight: boolean): void {
 export function restart(w: World, replica: Replica): void {
   if (replica.up || (w.design === 'fixed' && replica.release === 'prev' && w.db.contracted)) return;
   replica.restarts++;
-  Object.assign(replica, { up: true, ran: [], id: `${replica.id.split('.')[0]}.${replica.restarts}`, pausedUntil: 0, cutUntil: 0, lastRenew: w.db.now, lastSweep: w.db.now });
+  Object.assign(replica, { up: true, known: [], id: `${replica.id.split('.')[0]}.${replica.restarts}`, pausedUntil: 0, cutUntil: 0, lastRenew: w.db.now, lastSweep: w.db.now });
 }

@@ -2,8 +2,7 @@
 // pushes, stalls, cut paths, crashes, clean stops, transient errors and lost answers violates an invariant.
 // MODEL_SEED=<seed> replays a printed seed (MODEL_PATH=<path> its shrunk counterexample); MODEL_RUNS=<n> extends the search.
 import { describe, expect, it } from 'vitest';
-import { CONTRACT_SEES_SESSIONS } from './client-actions.js';
-import type { InvariantKind } from './model-state.js';
+import { type InvariantKind, REFINEMENTS } from './model-state.js';
 import { type ModelConfig, describe as trace, search } from './simulator.js';
 
 const SEED = Number(process.env.MODEL_SEED ?? 20_261_207);
@@ -29,15 +28,22 @@ describe('the model on the fixed design', () => {
     });
   }
 
-  it('needs the contract refusal to see connected replicas of the older release, not only their leases and heartbeats', () => {
-    CONTRACT_SEES_SESSIONS.on = false;
+  const without = (refinement: keyof typeof REFINEMENTS, config: ModelConfig, seed: number, kind: InvariantKind) => {
+    REFINEMENTS[refinement] = false;
     try {
-      const config: ModelConfig = { design: 'fixed', rerunOrphans: 0, releases: ['new', 'new', 'prev'] };
-      const result = search({ ...config, seed: 42, numRuns: 6_000, maxActions: 60, target: (v) => v.kind === 'healthy-run-kept' });
-      console.info(`fixed, contract by leases and heartbeats alone: ${trace(result)}`);
-      expect(result.violation?.kind).toBe('healthy-run-kept');
+      const result = search({ ...config, seed, numRuns: 3_000, maxActions: 60, target: (v) => v.kind === kind });
+      console.info(`fixed without ${refinement}: ${trace(result)}`);
+      return result.violation?.kind;
     } finally {
-      CONTRACT_SEES_SESSIONS.on = true;
+      REFINEMENTS[refinement] = true;
     }
+  };
+
+  it('needs the contract refusal to see connected replicas of the older release, not only their leases and heartbeats', () => {
+    expect(without('contractSeesSessions', { design: 'fixed', rerunOrphans: 0, releases: ['new', 'new', 'prev'] }, 42, 'healthy-run-kept')).toBe('healthy-run-kept');
+  });
+
+  it('needs the owed-run claim to leave a row at an epoch this process held (a run given up, a settle that failed) to the self-sweep', () => {
+    expect(without('owedClaimSkipsKnown', { design: 'fixed', rerunOrphans: 0, releases: ['new', 'new', 'new'] }, 4, 'at-most-once')).toBe('at-most-once');
   });
 });

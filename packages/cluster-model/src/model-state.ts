@@ -128,8 +128,8 @@ export interface Replica {
   /** When the renewal and the sweep last ran (a job overdue after a stall runs at once). */
   lastRenew: number;
   lastSweep: number;
-  /** `task/epoch` of every run started in this process (the fixed design's owed-run claim never takes one of those rows). */
-  ran: string[];
+  /** `task/epoch` of every lease this process held: runs started, rows taken over (the fixed design's owed-run claim takes none of them). */
+  known: string[];
   /** Restarts so far (a restarted process has a new holder id). */
   restarts: number;
 }
@@ -177,6 +177,18 @@ export interface World {
   why: Record<string, GoneWhy>;
 }
 
+/**
+ * Two refinements the model found the fixed design needs beyond the fixes
+ * as first agreed (see the README); a test turns each off to show the
+ * counterexample it prevents.
+ */
+export const REFINEMENTS = {
+  /** `contract` also refuses while a replica of the older release is connected, not only while it has a live lease or heartbeat. */
+  contractSeesSessions: true,
+  /** The owed-run claim takes a row naming this process only at an epoch it never held. */
+  owedClaimSkipsKnown: true,
+};
+
 /** True for submitted and working (`RUNNING_STATE_LIST`). */
 export const isRunning = (s: Status): boolean => s === 'submitted' || s === 'working';
 /** True for completed and failed (`TERMINAL_STATE_LIST`). */
@@ -201,7 +213,7 @@ export function newWorld(design: Design, rerunOrphans: number, releases: readonl
       pushes: [],
       lastRenew: -i,
       lastSweep: -i,
-      ran: [],
+      known: [],
       restarts: 0,
     })),
     nextId: 1,

@@ -36,7 +36,7 @@ export function startRun(w: World, replica: Replica, task: string, message: stri
   const run: Run = { id: w.nextId++, task, message, epoch, commitsLeft: shape.commits, wait: shape.wait, every: shape.wait, ends: shape.ends, ignoresAbort: shape.ignoresAbort, aborted: false };
   replica.runs.push(run);
   replica.holds[task] = { epoch, renewedAt: w.db.now };
-  replica.ran.push(`${task}/${epoch}`);
+  replica.known.push(`${task}/${epoch}`);
   const key = `${task}/${message}`;
   w.started[key] = (w.started[key] ?? 0) + 1;
   return run;
@@ -79,6 +79,7 @@ export function finishRun(replica: Replica, run: Run): void {
  * commit leaves the row this replica's, held by no run.
  */
 export function settleTaken(w: World, replica: Replica, taken: Taken): void {
+  replica.known.push(`${taken.id}/${taken.epoch}`);
   abortRuns(w, replica, taken.id, 'lease-lost');
   const row = w.db.tasks[taken.id]!;
   const message = row.messages.at(-1)!;
