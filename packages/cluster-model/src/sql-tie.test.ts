@@ -135,25 +135,17 @@ describePostgres("the model's transitions are the statements' effects", (databas
   const property = <T>(arb: fc.Arbitrary<T>, check: (value: T) => Promise<void>) =>
     fc.assert(fc.asyncProperty(arb, check), { seed: SEED, numRuns: RUNS, endOnFailure: true });
 
-  it('renew is renewTransition', async () => {
-    await property(fc.tuple(stateArb, heldArb), async ([state, held]) => {
-      const model = modelOf(state, await load(state));
-      const lost = renewTransition(model, 'r0', held, TTL);
-      const { rows } = await pool.query<{ id: string }>(sql().renew, ['r0', held.map(([id]) => id), held.map(([, e]) => e), TTL * TICK_MS]);
-      expect(rows.map((r) => r.id).sort()).toEqual([...lost].sort());
-      expect(await read()).toEqual(snapshotOf(model));
+  for (const [name, transition] of [['renew', renewTransition], ['beat', beatTransition]] as const) {
+    it(`${name} is ${transition.name}`, async () => {
+      await property(fc.tuple(stateArb, heldArb), async ([state, held]) => {
+        const model = modelOf(state, await load(state));
+        const lost = transition(model, 'r0', held, TTL);
+        const { rows } = await pool.query<{ id: string }>(sql()[name], ['r0', held.map(([id]) => id), held.map(([, e]) => e), TTL * TICK_MS]);
+        expect(rows.map((r) => r.id).sort()).toEqual([...lost].sort());
+        expect(await read()).toEqual(snapshotOf(model));
+      });
     });
-  });
-
-  it('beat is beatTransition', async () => {
-    await property(fc.tuple(stateArb, heldArb), async ([state, held]) => {
-      const model = modelOf(state, await load(state));
-      const lost = beatTransition(model, 'r0', held, TTL);
-      const { rows } = await pool.query<{ id: string }>(sql().beat, ['r0', held.map(([id]) => id), held.map(([, e]) => e), TTL * TICK_MS]);
-      expect(rows.map((r) => r.id).sort()).toEqual([...lost].sort());
-      expect(await read()).toEqual(snapshotOf(model));
-    });
-  });
+  }
 
   it('takeOver (no predecessor) is takeOverTransition', async () => {
     const args = fc.record({ takeFree: fc.boolean(), limit: fc.constantFrom(1, 100), held: fc.subarray(IDS) });
