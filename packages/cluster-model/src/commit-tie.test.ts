@@ -45,7 +45,7 @@ describePostgres("commits' lease conditions are claimTransition and holdTransiti
   });
   afterAll(() => store.close());
 
-  it('a claim (ifFree or not) and a hold land, are refused, and leave the lease as the model says', async () => {
+  it('a claim (ifFree or not) and a hold land, are refused, and leave the lease as the model says', { timeout: 120_000 }, async () => {
     const pool = database.pool;
     await fc.assert(
       fc.asyncProperty(caseArb, async (c) => {

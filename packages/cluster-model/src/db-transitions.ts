@@ -173,6 +173,14 @@ export function renewPushClaimsTransition(db: Db, holder: string, ids: readonly 
   });
 }
 
+/** Model of `pushStatements(S, n).expiredClaims` (push-sql.ts): the configs whose claim is held and expired (a read). */
+export function expiredPushClaimsTransition(db: Db): string[] {
+  return Object.keys(db.push).filter((id) => {
+    const push = db.push[id]!;
+    return push.claimHolder !== null && push.claimExpires !== null && push.claimExpires < db.now;
+  });
+}
+
 /** Model of `pushStatements(S, n).advance` (push-sql.ts): the config's delivered cursor moves forward to `seq`, never back. */
 export function pushAdvanceTransition(db: Db, id: string, seq: number): void {
   const push = db.push[id];

@@ -39,11 +39,11 @@ describe('the model on the fixed design', () => {
     }
   };
 
-  it('needs the contract refusal to see connected replicas of the older release, not only their leases and heartbeats', () => {
+  it('needs the contract refusal to see connected replicas of the older release, not only their leases and heartbeats', { timeout: 120_000 }, () => {
     expect(without('contractSeesSessions', { design: 'fixed', rerunOrphans: 0, releases: ['new', 'new', 'prev'] }, 42, 'healthy-run-kept')).toBe('healthy-run-kept');
   });
 
-  it('needs the owed-run claim to leave a row at an epoch this process held (a run given up, a settle that failed) to the self-sweep', () => {
+  it('needs the owed-run claim to leave a row at an epoch this process held (a run given up, a settle that failed) to the self-sweep', { timeout: 120_000 }, () => {
     expect(without('owedClaimSkipsKnown', { design: 'fixed', rerunOrphans: 0, releases: ['new', 'new', 'new'] }, 4, 'at-most-once')).toBe('at-most-once');
   });
 });

@@ -27,7 +27,7 @@ const DEFECTS: { n: number; what: string; config: ModelConfig; target: (v: Viola
 
 describe('the model on the design before the fixes (old)', () => {
   for (const { n, what, config, target } of DEFECTS) {
-    it(`finds defect ${n}: ${what}`, () => {
+    it(`finds defect ${n}: ${what}`, { timeout: 120_000 }, () => {
       const result = search({ ...config, seed: SEED, numRuns: BUDGET, maxActions: 60, target });
       console.info(`defect ${n} (${config.releases.join(',')}, rerunOrphans ${config.rerunOrphans}): ${trace(result)}`);
       expect(result.failed).toBe(true);
@@ -39,7 +39,7 @@ describe('the model on the design before the fixes (old)', () => {
     });
   }
 
-  it('replays a counterexample from its seed and path alone', () => {
+  it('replays a counterexample from its seed and path alone', { timeout: 120_000 }, () => {
     const first = search({ ...cluster, seed: SEED, numRuns: BUDGET, maxActions: 60, target: kind('waiter-answered') });
     const again = search({ ...cluster, seed: SEED, numRuns: BUDGET, maxActions: 60, target: kind('waiter-answered'), path: first.path! });
     expect(again.failed).toBe(true);

@@ -5,7 +5,7 @@
  * attempts for configs whose claim expired with events owed. The receiver
  * remembers the newest state it got (`push-monotonic`).
  */
-import { pushAdvanceTransition, pushClaimTransition } from './db-transitions.js';
+import { expiredPushClaimsTransition, pushAdvanceTransition, pushClaimTransition } from './db-transitions.js';
 import { violate } from './invariants.js';
 import { LEASE, type Replica, type World } from './model-state.js';
 import { active, statement } from './replica-ops.js';
@@ -22,9 +22,7 @@ export function pushBegin(w: World, replica: Replica, task: string): void {
 
 /** The sweep's part for pushes (`expiredClaims`): configs whose claim expired with events owed get an attempt here. */
 export function sweepPushClaims(w: World, replica: Replica): void {
-  for (const [task, push] of Object.entries(w.db.push)) {
-    if (push.claimHolder !== null && push.claimExpires !== null && push.claimExpires < w.db.now) pushBegin(w, replica, task);
-  }
+  for (const task of expiredPushClaimsTransition(w.db)) pushBegin(w, replica, task);
 }
 
 /**

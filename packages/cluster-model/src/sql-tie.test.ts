@@ -11,6 +11,7 @@ import { quoteSchema } from '../../postgres/src/schema-name.js';
 import {
   beatTransition,
   expireOwnTransition,
+  expiredPushClaimsTransition,
   type Held,
   pushAdvanceTransition,
   pushClaimTransition,
@@ -136,7 +137,7 @@ describePostgres("the model's transitions are the statements' effects", (databas
     fc.assert(fc.asyncProperty(arb, check), { seed: SEED, numRuns: RUNS, endOnFailure: true });
 
   for (const [name, transition] of [['renew', renewTransition], ['beat', beatTransition]] as const) {
-    it(`${name} is ${transition.name}`, async () => {
+    it(`${name} is ${transition.name}`, { timeout: 120_000 }, async () => {
       await property(fc.tuple(stateArb, heldArb), async ([state, held]) => {
         const model = modelOf(state, await load(state));
         const lost = transition(model, 'r0', held, TTL);
@@ -147,7 +148,7 @@ describePostgres("the model's transitions are the statements' effects", (databas
     });
   }
 
-  it('takeOver (no predecessor) is takeOverTransition', async () => {
+  it('takeOver (no predecessor) is takeOverTransition', { timeout: 120_000 }, async () => {
     const args = fc.record({ takeFree: fc.boolean(), limit: fc.constantFrom(1, 100), held: fc.subarray(IDS) });
     await property(fc.tuple(stateArb, args), async ([state, { takeFree, limit, held }]) => {
       const model = modelOf(state, await load(state));
@@ -162,7 +163,7 @@ describePostgres("the model's transitions are the statements' effects", (databas
     });
   });
 
-  it('expireOwn is expireOwnTransition', async () => {
+  it('expireOwn is expireOwnTransition', { timeout: 120_000 }, async () => {
     await property(stateArb, async (state) => {
       const model = modelOf(state, await load(state));
       expireOwnTransition(model, 'r0');
@@ -171,10 +172,12 @@ describePostgres("the model's transitions are the statements' effects", (databas
     });
   });
 
-  it("push's claim, renewClaims and advance are their transitions", async () => {
+  it("push's expiredClaims, claim, renewClaims and advance are their transitions", { timeout: 120_000 }, async () => {
     const args = fc.record({ id: fc.constantFrom(...IDS), ids: fc.subarray(IDS), seq: fc.nat(5) });
     await property(fc.tuple(stateArb, args), async ([state, { id, ids, seq }]) => {
       const model = modelOf(state, await load(state));
+      const expired = await pool.query<{ task_id: string }>(push().expiredClaims);
+      expect(expired.rows.map((r) => r.task_id).sort()).toEqual(expiredPushClaimsTransition(model).sort());
       const claimed = pushClaimTransition(model, id, 'r0', TTL);
       const claim = await pool.query(push().claim, [id, 'c', 'r0', TTL * TICK_MS]);
       expect(claim.rowCount === 1).toBe(claimed);
