@@ -3,7 +3,7 @@
 // MODEL_SEED=<seed> replays a printed seed (MODEL_PATH=<path> its shrunk counterexample); MODEL_RUNS=<n> extends the search.
 import { describe, expect, it } from 'vitest';
 import { type InvariantKind, REFINEMENTS } from './model-state.js';
-import { type ModelConfig, describe as trace, search } from './simulator.js';
+import { type ModelConfig, report as trace, search } from './simulator.js';
 
 const SEED = Number(process.env.MODEL_SEED ?? 20_261_207);
 const RUNS = Number(process.env.MODEL_RUNS ?? 2_500);

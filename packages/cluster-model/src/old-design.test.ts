@@ -2,7 +2,7 @@
 // defect of the issue as a violation of a named invariant, shrinks it to a short trace and replays it.
 import { describe, expect, it } from 'vitest';
 import type { Violation } from './model-state.js';
-import { type ModelConfig, describe as trace, search, simulate } from './simulator.js';
+import { type ModelConfig, report as trace, search, simulate } from './simulator.js';
 
 /** The seed of every search here (a fixed one: these searches must find what they find in CI, every time). */
 const SEED = 42;

@@ -145,7 +145,7 @@ export function search(options: SearchOptions): SearchResult {
 }
 
 /** The counterexample as lines for a log: the seed and path to replay it, the actions, the violation. */
-export function describe(result: SearchResult): string {
+export function report(result: SearchResult): string {
   const lines = [`seed ${result.seed}${result.path ? ` path ${result.path}` : ''}: ${result.runs} runs, ${result.steps} actions`];
   for (const action of result.actions ?? []) lines.push(`  ${JSON.stringify(action)}`);
   if (result.violation) lines.push(`  => ${result.violation.kind}: ${result.violation.detail}`);
