@@ -1,6 +1,7 @@
 // The fixed design (issue 42's fixes A-F) over a fixed budget: no sequence of sends, retries, waiting calls,
 // pushes, stalls, cut paths, crashes, clean stops, transient errors and lost answers violates an invariant.
-// MODEL_SEED=<seed> replays a printed seed (MODEL_PATH=<path> its shrunk counterexample); MODEL_RUNS=<n> extends the search.
+// MODEL_SEED=<seed> replays a printed seed (MODEL_PATH=<path> its shrunk counterexample); MODEL_RUNS=<n> extends the search,
+// MODEL_ACTIONS=<n> lengthens its sequences (default 60 actions).
 import { describe, expect, it } from 'vitest';
 import { type InvariantKind, REFINEMENTS } from './model-state.js';
 import { type ModelConfig, report as trace, search } from './simulator.js';
@@ -8,6 +9,7 @@ import { type ModelConfig, report as trace, search } from './simulator.js';
 const SEED = Number(process.env.MODEL_SEED ?? 20_261_207);
 const RUNS = Number(process.env.MODEL_RUNS ?? 2_500);
 const PATH = process.env.MODEL_PATH;
+const ACTIONS = Number(process.env.MODEL_ACTIONS ?? 60);
 
 /** What a replica of the release before heartbeats may still break by itself (its own liveness defects stay until it is replaced). */
 const SAFETY: readonly InvariantKind[] = ['healthy-run-kept', 'one-run-per-epoch', 'acknowledged-kept', 'push-monotonic'];
@@ -21,7 +23,7 @@ const SEARCHES: { name: string; config: ModelConfig; kinds?: readonly InvariantK
 describe('the model on the fixed design', () => {
   for (const { name, config, kinds } of SEARCHES) {
     it(`finds nothing: ${name}`, { timeout: 300_000 }, () => {
-      const result = search({ ...config, seed: SEED, numRuns: RUNS, maxActions: 60, path: PATH, target: (v) => kinds === undefined || kinds.includes(v.kind) });
+      const result = search({ ...config, seed: SEED, numRuns: RUNS, maxActions: ACTIONS, path: PATH, target: (v) => kinds === undefined || kinds.includes(v.kind) });
       console.info(`fixed, ${name}: ${trace(result)}`);
       expect(result.violation).toBeUndefined();
       expect(result.runs).toBe(PATH === undefined ? RUNS : result.runs);
