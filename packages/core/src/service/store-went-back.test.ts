@@ -69,6 +69,19 @@ describe('a store that went back in time', () => {
     expect(after.map((e) => e.sequence)).toEqual(seen.slice(0, -1).map((e) => e.sequence));
     expect(after.some((e) => /step 3|done/.test(textOf(e.event)))).toBe(false);
     expect((await rewindable.store.get(id))!.task.status.state).toBe('TASK_STATE_WORKING');
+
+    // Once the run is over, this process too reads the task from the store.
+    while (service.engine.peek(id) !== undefined) await new Promise((resolve) => setImmediate(resolve));
+    // A client that saw "step 2" and resumes after it learns that the log no longer reaches it (no silent gap, no other events).
+    const last = seen.at(-1)!.sequence;
+    for (const method of ['SubscribeToTask', 'resumeStreamingMessage'] as const) {
+      const resumed = method === 'SubscribeToTask' ? service.stream(method, { id, afterSequence: last }) : service.resumeStreamingMessage({ id, afterSequence: last });
+      await expect(resumed.then((events) => events[Symbol.asyncIterator]().next())).rejects.toMatchObject({
+        kind: 'InvalidParams',
+        message: expect.stringMatching(new RegExp(`afterSequence ${last} is beyond the stored log of task ${id}, which ends at ${last - 1}`)),
+        metadata: { cause: 'after-sequence-beyond-log' },
+      });
+    }
     await service.close();
   });
 });
