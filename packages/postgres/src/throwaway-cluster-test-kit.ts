@@ -12,8 +12,6 @@ const PGBIN = process.env.PGBIN ?? '/usr/lib/postgresql/15/bin';
 /** A PostgreSQL cluster of a test's own, which it may stop and start again (scripts/start-postgres.sh). */
 export interface ThrowawayCluster {
   readonly url: string;
-  /** Its directory (the data directory is `data` in it). */
-  readonly dir: string;
   /** Stops the server at once (`pg_ctl stop -m immediate`: connections drop as in a crash). */
   stop(): Promise<void>;
   /** Starts it again on the same port and data. */
@@ -40,7 +38,6 @@ export async function throwawayCluster(): Promise<ThrowawayCluster> {
   const options = `-p ${port} -k '${data}' -c listen_addresses=127.0.0.1`;
   return {
     url,
-    dir: data,
     stop: () => pgCtl(`-D '${data}/data' -m immediate -w stop`),
     start: () => pgCtl(`-D '${data}/data' -l '${data}/log' -w -t 60 start -o "${options}"`),
     destroy: async () => void (await run('bash', [join(SCRIPTS, 'stop-postgres.sh')], { env })),

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { throwawayCluster, type ThrowawayCluster } from './throwaway-cluster-test-kit.js';
+import { OwnPostgres } from './own-postgres.js';
 
 const run = promisify(execFile);
 const PGBIN = process.env.PGBIN ?? '/usr/lib/postgresql/15/bin';
@@ -37,6 +37,8 @@ export interface ReplicatedPair {
   killPrimary(): Promise<void>;
   /** `pg_ctl promote -w`: the standby leaves recovery and takes writes. */
   promote(): Promise<void>;
+  /** Runs `sql` on the server at `port` with psql; resolves its output (unaligned, tuples only). */
+  psql(port: number, sql: string): Promise<string>;
   /** Stops both and removes their files. */
   destroy(): Promise<void>;
 }
@@ -48,7 +50,8 @@ export interface ReplicatedPair {
  * (`synchronous_standby_names = '*'`). Resolves once the standby streams.
  */
 export async function replicatedPair(options: { readonly synchronous: boolean }): Promise<ReplicatedPair> {
-  const primary: ThrowawayCluster = await throwawayCluster();
+  const primary = OwnPostgres.start();
+  const psql = (port: number, sql: string) => asPostgres(`'${PGBIN}/psql' -h 127.0.0.1 -p ${port} -U postgres -Atc "${sql}"`);
   const primaryPort = Number(new URL(primary.url).port);
   const standbyDir = await mkdtemp(join(tmpdir(), 'taskwire-standby-'));
   let standbyPort = 0;
@@ -58,7 +61,6 @@ export async function replicatedPair(options: { readonly synchronous: boolean })
     standbyPort = await freePort();
     const settings = `-p ${standbyPort} -k '${standbyDir}' -c listen_addresses=127.0.0.1 -c hot_standby=on -c max_connections=300 -c cluster_name=standby`;
     await asPostgres(`'${PGBIN}/pg_ctl' -D '${standbyDir}/data' -l '${standbyDir}/log' -w -t 60 start -o "${settings}"`);
-    const psql = (port: number, sql: string) => asPostgres(`'${PGBIN}/psql' -h 127.0.0.1 -p ${port} -U postgres -Atc "${sql}"`);
     if (options.synchronous) {
       await psql(primaryPort, "ALTER SYSTEM SET synchronous_standby_names = '*'");
       await psql(primaryPort, 'SELECT pg_reload_conf()');
@@ -73,10 +75,10 @@ export async function replicatedPair(options: { readonly synchronous: boolean })
   } catch (error) {
     await asPostgres(`'${PGBIN}/pg_ctl' -D '${standbyDir}/data' -m immediate -w stop`).catch(() => undefined);
     await rm(standbyDir, { recursive: true, force: true });
-    await primary.destroy();
+    primary.stop();
     throw error;
   }
-  const primaryData = primary.dir;
+  const primaryData = primary.dataDir;
   return {
     primaryUrl: primary.url,
     standbyUrl: `postgres://postgres@127.0.0.1:${standbyPort}/postgres`,
@@ -92,11 +94,12 @@ export async function replicatedPair(options: { readonly synchronous: boolean })
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
+    psql,
     promote: async () => void (await asPostgres(`'${PGBIN}/pg_ctl' -D '${standbyDir}/data' -w -t 60 promote`)),
     async destroy() {
       await asPostgres(`'${PGBIN}/pg_ctl' -D '${standbyDir}/data' -m immediate -w stop`).catch(() => undefined);
       await rm(standbyDir, { recursive: true, force: true });
-      await primary.destroy().catch(() => undefined);
+      primary.stop();
     },
   };
 }
