@@ -120,6 +120,9 @@ function targetingClient(Base: typeof pg.Client): typeof pg.Client {
     constructor(options?: TargetedConfig) {
       super(options);
       clientConfigs.set(this, options ?? {});
+      // A failover ends connections with a server's FATAL at any moment, also on a client checked out between two
+      // statements: never a crash (its next statement fails as "not queryable", a retryable error).
+      this.on('error', () => undefined);
     }
   }
   const baseConnect = Base.prototype.connect as (this: pg.Client) => Promise<unknown>;

@@ -14,8 +14,8 @@ export function fingerprint(response: StreamResponse): string {
 
 /** What clients were told while the database failed over: acknowledged tasks and the events their streams showed. */
 export class FailoverLoad {
-  /** Tasks whose blocking SendMessage answered COMPLETED, with when the answer came. */
-  readonly acked: { readonly id: string; readonly at: number }[] = [];
+  /** Tasks whose blocking SendMessage answered COMPLETED, with when it was sent and when the answer came. */
+  readonly acked: { readonly id: string; readonly sent: number; readonly at: number }[] = [];
   /** Per task followed, per sequence, the event a subscriber received. */
   readonly seen = new Map<string, Map<number, string>>();
   /** Tasks started (streams, continuations, cancels): each must end in one terminal state or stay resumable. */
@@ -34,7 +34,13 @@ export class FailoverLoad {
     for (const replica of this.cluster.replicas) {
       const here = this.cluster.transport('JSON-RPC', replica.index);
       const other = () => this.cluster.transport('JSON-RPC', (replica.index + 1) % this.cluster.replicas.length);
-      this.running.push(this.loop(async () => this.acked.push({ id: (await send(here, 'echo acked', { blocking: true })).id, at: Date.now() })));
+      this.running.push(
+        this.loop(async () => {
+          const sent = Date.now();
+          const { id } = await send(here, 'echo acked', { blocking: true });
+          this.acked.push({ id, sent, at: Date.now() });
+        }),
+      );
       this.running.push(this.loop(async () => this.follow(other, await this.plant(here, 'slow 12 100'))));
       this.running.push(this.loop(async () => {
         const asked = await this.plant(here, 'quote', true);
@@ -48,10 +54,14 @@ export class FailoverLoad {
     }
   }
 
-  /** Stops starting new calls and waits for the ones under way. */
-  async stop(): Promise<void> {
+  /** Stops starting new calls and waits (at most `limitMs`) for the ones under way; resolves whether they all ended. */
+  async stop(limitMs: number): Promise<boolean> {
     this.stopped = true;
-    await Promise.all(this.running);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), limitMs)));
+    const ended = await Promise.race([Promise.all(this.running).then(() => true as const), late]);
+    clearTimeout(timer);
+    return ended;
   }
 
   private async plant(transport: Transport, text: string, blocking = false): Promise<string> {
@@ -80,7 +90,7 @@ export class FailoverLoad {
     const seen = new Map<number, string>();
     this.seen.set(id, seen);
     let after: number | undefined;
-    for (let attempt = 0; attempt < 200; attempt++) {
+    for (let attempt = 0; attempt < 200 && !this.stopped; attempt++) {
       try {
         for await (const event of transport().stream('SubscribeToTask', { id, ...(after !== undefined && { afterSequence: after }) })) {
           if (!('task' in event.response)) seen.set(event.sequence, fingerprint(event.response));
@@ -90,7 +100,7 @@ export class FailoverLoad {
         }
         return;
       } catch (error) {
-        if (A2AError.is(error) && error.kind === 'UnsupportedOperation') return;
+        if (A2AError.is(error) && (error.kind === 'UnsupportedOperation' || error.kind === 'TaskNotFound')) return;
         if (A2AError.is(error) && error.metadata.cause === 'after-sequence-beyond-log') {
           this.beyondLog++;
           return;
@@ -118,17 +128,25 @@ export async function storedLogs(url: string, schema: string, ids: readonly stri
   }
 }
 
-/** How many events clients received that the store does not hold at the same sequence (lost, or replaced by others). */
-export function lostEvents(load: FailoverLoad, stored: Map<string, { log: Map<number, string> }>): { lost: number; replaced: number } {
+/**
+ * How many events clients received that the store does not hold at the same
+ * sequence (lost), and what it holds instead where it has another event
+ * there (`replacedBy`, with a line each in `samples`).
+ */
+export function lostEvents(load: FailoverLoad, stored: Map<string, { log: Map<number, string> }>): { lost: number; replacedBy: string[]; samples: string[] } {
   let lost = 0;
-  let replaced = 0;
+  const replacedBy: string[] = [];
+  const samples: string[] = [];
   for (const [id, seen] of load.seen) {
     const log = stored.get(id)?.log;
     for (const [sequence, print] of seen) {
       const kept = log?.get(sequence);
       if (kept === undefined) lost++;
-      else if (kept !== print) replaced++;
+      else if (kept !== print) {
+        replacedBy.push(kept);
+        samples.push(`${id} #${sequence}: seen "${print}", stored "${kept}"; stored log ${JSON.stringify([...log!.entries()].sort((a, b) => a[0] - b[0]))}`);
+      }
     }
   }
-  return { lost, replaced };
+  return { lost, replacedBy, samples };
 }

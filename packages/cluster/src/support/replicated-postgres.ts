@@ -33,7 +33,7 @@ export interface ReplicatedPair {
   readonly standbyUrl: string;
   readonly primaryPort: number;
   readonly standbyPort: number;
-  /** Kills the primary's postmaster with SIGKILL (its backends exit on their own): a crash, no shutdown checkpoint. */
+  /** Kills the primary's postmaster and its processes with SIGKILL: a crash, no shutdown checkpoint, no backend left. */
   killPrimary(): Promise<void>;
   /** `pg_ctl promote -w`: the standby leaves recovery and takes writes. */
   promote(): Promise<void>;
@@ -86,8 +86,15 @@ export async function replicatedPair(options: { readonly synchronous: boolean })
     standbyPort,
     async killPrimary() {
       const pid = Number((await readFile(join(primaryData, 'data', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-      process.kill(pid, 'SIGKILL');
-      // The backends see the postmaster gone and exit; the port is free once they did.
+      // The postmaster and every process it started, at once: a crash of the machine, no backend left to answer.
+      const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(pid)]).catch(() => ({ stdout: '' }));
+      for (const child of [pid, ...stdout.split('\n').map(Number).filter((n) => n > 0)]) {
+        try {
+          process.kill(child, 'SIGKILL');
+        } catch {
+          // Gone already.
+        }
+      }
       for (let i = 0; i < 200; i++) {
         const alive = await asPostgres(`'${PGBIN}/pg_isready' -h 127.0.0.1 -p ${primaryPort}`).then(() => true, () => false);
         if (!alive) return;
