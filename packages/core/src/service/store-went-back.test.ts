@@ -2,25 +2,21 @@ import { describe, expect, it } from 'vitest';
 import type { Agent } from '../agent/agent.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
 import type { CommitRequest, TaskStore } from '../store/task-store.js';
-import { deferred } from './service-test-kit.js';
+import { deferred, storeOver } from './service-test-kit.js';
 import { TaskService } from './task-service.js';
 
 /** A memory store that can lose its last commits, as a database loses them when a standby that lagged is promoted. */
 function rewindableStore(): { store: TaskStore; loseLast(count: number): Promise<void> } {
   let stored: CommitRequest[] = [];
   let inner = createMemoryTaskStore();
-  const store: TaskStore = {
-    get: (id) => inner.get(id),
-    commit: async (request) => {
+  const store = storeOver(
+    () => inner,
+    async (request) => {
       const result = await inner.commit(request);
       stored.push(request);
       return result;
     },
-    list: (query) => inner.list(query),
-    delete: (id) => inner.delete(id),
-    readEvents: (id, after, limit) => inner.readEvents(id, after, limit),
-    close: () => inner.close(),
-  };
+  );
   return {
     store,
     async loseLast(count) {
