@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,19 @@ const PGBIN = process.env.PGBIN ?? '/usr/lib/postgresql/15/bin';
 async function asPostgres(command: string): Promise<string> {
   const { stdout } = process.getuid?.() === 0 ? await run('su', ['postgres', '-s', '/bin/sh', '-c', command]) : await run('sh', ['-c', command]);
   return stdout;
+}
+
+/** The processes whose parent is `pid` (from /proc: no `ps` needed). */
+async function childrenOf(pid: number): Promise<number[]> {
+  const children: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // The fourth field, after the command in parentheses (which may hold spaces).
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === pid) children.push(Number(entry));
+  }
+  return children;
 }
 
 /** A free TCP port of 127.0.0.1. */
@@ -87,8 +100,7 @@ export async function replicatedPair(options: { readonly synchronous: boolean })
     async killPrimary() {
       const pid = Number((await readFile(join(primaryData, 'data', 'postmaster.pid'), 'utf8')).split('\n')[0]);
       // The postmaster and every process it started, at once: a crash of the machine, no backend left to answer.
-      const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(pid)]).catch(() => ({ stdout: '' }));
-      for (const child of [pid, ...stdout.split('\n').map(Number).filter((n) => n > 0)]) {
+      for (const child of [pid, ...(await childrenOf(pid))]) {
         try {
           process.kill(child, 'SIGKILL');
         } catch {
