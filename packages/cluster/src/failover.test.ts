@@ -17,6 +17,7 @@ type Reach = 'switched address' | 'multi-host URL';
 interface Figures {
   readonly replication: 'synchronous' | 'asynchronous';
   readonly reach: Reach;
+  readonly lagWindowMs: number;
   readonly firstCommitAfterKillMs: number;
   readonly acked: number;
   readonly ackedLost: number;
@@ -46,16 +47,18 @@ async function failover(synchronous: boolean, reach: Reach, lagMs = 0) {
     cluster = await Cluster.start({ size: 2, databaseUrl: url, schema: SCHEMA, args: ['--lease-ttl-ms', String(LEASE_TTL_MS)] });
     const load = new FailoverLoad(cluster);
     load.start();
-    await until(() => load.acked.length >= 10 && load.seen.size >= 2, 'load under way', 60_000);
+    await until(() => load.acked.length >= 6 && load.seen.size >= 2, 'load under way', 60_000);
     let sender: number | undefined;
+    const pausedAt = Date.now();
     if (lagMs > 0) {
       // The primary's WAL sender stops sending: what commits meanwhile never reaches the standby.
       sender = Number((await pair.psql(pair.primaryPort, 'SELECT pid FROM pg_stat_replication')).trim());
       process.kill(sender, 'SIGSTOP');
       await new Promise((resolve) => setTimeout(resolve, lagMs));
     }
-    const killedAt = Date.now();
-    await pair.killPrimary();
+    const killedAt = await pair.killPrimary();
+    // How long the standby received nothing before the primary died (the pause, and the time to find and kill its processes).
+    const lagWindowMs = lagMs > 0 ? killedAt - pausedAt : 0;
     await pair.promote();
     proxy?.switchTo({ host: '127.0.0.1', port: pair.standbyPort });
     proxy?.reset();
@@ -67,8 +70,8 @@ async function failover(synchronous: boolean, reach: Reach, lagMs = 0) {
     });
     // More load after the failover: streams on one replica follow tasks run on the other.
     const ackedBefore = load.acked.length;
-    await until(() => load.acked.length >= ackedBefore + 10, 'more acknowledged tasks after the failover', 60_000);
-    const settled = await load.stop(3 * LEASE_TTL_MS);
+    await until(() => load.acked.length >= ackedBefore + 6, 'more acknowledged tasks after the failover', 60_000);
+    const settled = await load.stop(2 * LEASE_TTL_MS);
     // Measured from the kill to the answer of the first task sent after it (its commits were on the new primary).
     const firstCommitAfterKillMs = Math.min(...load.acked.filter((a) => a.sent > killedAt).map((a) => a.at)) - killedAt;
     // Tasks end (or, after a loss, are gone); allow the take-over of a lease lost with the old primary.
@@ -80,6 +83,7 @@ async function failover(synchronous: boolean, reach: Reach, lagMs = 0) {
     const figures: Figures = {
       replication: synchronous ? 'synchronous' : 'asynchronous',
       reach,
+      lagWindowMs,
       firstCommitAfterKillMs,
       acked: load.acked.length,
       ackedLost: load.acked.filter((a) => !stored.has(a.id)).length,

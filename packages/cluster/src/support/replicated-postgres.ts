@@ -46,8 +46,8 @@ export interface ReplicatedPair {
   readonly standbyUrl: string;
   readonly primaryPort: number;
   readonly standbyPort: number;
-  /** Kills the primary's postmaster and its processes with SIGKILL: a crash, no shutdown checkpoint, no backend left. */
-  killPrimary(): Promise<void>;
+  /** Kills the primary's postmaster and its processes with SIGKILL (a crash, no shutdown checkpoint, no backend left); resolves when they were killed (`Date.now()`), once its port no longer answers. */
+  killPrimary(): Promise<number>;
   /** `pg_ctl promote -w`: the standby leaves recovery and takes writes. */
   promote(): Promise<void>;
   /** Runs `sql` on the server at `port` with psql; resolves its output (unaligned, tuples only). */
@@ -100,18 +100,21 @@ export async function replicatedPair(options: { readonly synchronous: boolean })
     async killPrimary() {
       const pid = Number((await readFile(join(primaryData, 'data', 'postmaster.pid'), 'utf8')).split('\n')[0]);
       // The postmaster and every process it started, at once: a crash of the machine, no backend left to answer.
-      for (const child of [pid, ...(await childrenOf(pid))]) {
+      const children = await childrenOf(pid);
+      for (const child of [pid, ...children]) {
         try {
           process.kill(child, 'SIGKILL');
         } catch {
           // Gone already.
         }
       }
+      const killedAt = Date.now();
       for (let i = 0; i < 200; i++) {
         const alive = await asPostgres(`'${PGBIN}/pg_isready' -h 127.0.0.1 -p ${primaryPort}`).then(() => true, () => false);
-        if (!alive) return;
+        if (!alive) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      return killedAt;
     },
     psql,
     promote: async () => void (await asPostgres(`'${PGBIN}/pg_ctl' -D '${standbyDir}/data' -w -t 60 promote`)),
