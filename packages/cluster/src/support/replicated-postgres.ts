@@ -15,8 +15,10 @@ async function asPostgres(command: string): Promise<string> {
   return stdout;
 }
 
-/** The processes whose parent is `pid` (from /proc: no `ps` needed). */
+/** The processes whose parent is `pid` (from /proc: no `ps` needed; its `children` list when the kernel has one). */
 async function childrenOf(pid: number): Promise<number[]> {
+  const listed = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => undefined);
+  if (listed !== undefined) return listed.split(' ').filter((s) => s !== '').map(Number);
   const children: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
