@@ -49,11 +49,12 @@ async function failover(synchronous: boolean, reach: Reach, lagMs = 0) {
     load.start();
     await until(() => load.acked.length >= 6 && load.seen.size >= 2, 'load under way', 60_000);
     let sender: number | undefined;
-    const pausedAt = Date.now();
+    let pausedAt = 0;
     if (lagMs > 0) {
       // The primary's WAL sender stops sending: what commits meanwhile never reaches the standby.
       sender = Number((await pair.psql(pair.primaryPort, 'SELECT pid FROM pg_stat_replication')).trim());
       process.kill(sender, 'SIGSTOP');
+      pausedAt = Date.now();
       await new Promise((resolve) => setTimeout(resolve, lagMs));
     }
     const killedAt = await pair.killPrimary();
