@@ -1,12 +1,21 @@
 import type { Logger } from '@taskwire/core';
 import pg from 'pg';
 import { DEFAULT_SCHEMA, quoteSchema } from './schema-name.js';
+import { redactTargets, targetConfig } from './writable-client.js';
 
 /** Where the tables are: an existing pool, or a connection string the store opens a pool for. */
 export interface PostgresConnectionOptions {
   /** A pool of yours (node-postgres). The store never ends it; attach your own `error` listener to it. */
   readonly pool?: pg.Pool;
-  /** A connection URL (`postgres://user:password@host:5432/db`); the store opens a pool for it and ends it on `close`. */
+  /**
+   * A connection URL (`postgres://user:password@host:5432/db`); the store
+   * opens a pool for it and ends it on `close`. Several hosts as libpq
+   * takes them (`postgres://user@h1:5432,h2:5432/db?target_session_attrs=read-write`)
+   * are tried in order: every connection (the store's, the cluster
+   * coordinator's, LISTEN) goes to the one that takes writes and checks it
+   * again after each reconnect; `target_session_attrs` may be `read-write`
+   * (the default with several hosts), `primary` or `any`.
+   */
   readonly connectionString?: string;
   /** The schema of Taskwire's tables (default `taskwire`); any name, it is quoted. */
   readonly schema?: string;
@@ -128,7 +137,8 @@ export function redactUrl(url: string): string {
     if (parsed.password) parsed.password = '***';
     return parsed.toString();
   } catch {
-    return '<the connection string>';
+    // Several hosts: not a URL the URL parser takes.
+    return /^postgres(ql)?:\/\//i.test(url) ? redactTargets(url) : '<the connection string>';
   }
 }
 
@@ -161,17 +171,16 @@ export function connect(options: PostgresConnectionOptions, owner: string): Conn
     }
   } else {
     pool = new pg.Pool({
-      connectionString: options.connectionString,
+      ...targetConfig(options.connectionString!, prepare ? pg.Client : UnnamedStatementClient),
       max: options.poolSize ?? 10,
       idleTimeoutMillis: 30_000,
-      ...(prepare ? {} : { Client: UnnamedStatementClient }),
       // A pooler refuses session settings at connection time: the client-side read timeout alone bounds a call there.
       ...(pooled ? { ...session, statement_timeout: undefined, idle_in_transaction_session_timeout: undefined } : session),
     });
     ownedPools.add(pool);
     pool.on('error', (error) => options.logger?.warn({ error: error.message }, 'Taskwire postgres: an idle connection was lost; the pool opens a new one when needed'));
   }
-  if (pooled) sessionConfigs.set(pool, { ...session, connectionString: options.directConnectionString });
+  if (pooled) sessionConfigs.set(pool, { ...session, ...targetConfig(options.directConnectionString!) });
   const where = options.connectionString === undefined ? '<your database URL>' : redactUrl(options.connectionString);
   return { pool, owned: !options.pool, schema, qualified, where };
 }

@@ -6,10 +6,13 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
 /**
  * SQLSTATEs that mean "try again": connection exceptions (class 08), the
  * server shutting down or starting (57P01-57P03), too many connections
- * (53300), a statement cancelled by `statement_timeout` (57014).
+ * (53300), a statement cancelled by `statement_timeout` (57014), a
+ * server that takes no writes (25006: a standby after a failover, reached
+ * through an address not yet switched; the connection is dropped and
+ * another is opened).
  */
 function retryableState(code: string): boolean {
-  return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300' || code === '57014';
+  return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300' || code === '57014' || code === '25006';
 }
 
 /** What node-postgres says when a connection ends, a connect times out or a reply never comes. */

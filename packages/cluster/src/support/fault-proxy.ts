@@ -18,7 +18,9 @@ interface Pair {
  *   failover or a NAT reset), and so does every connection made in the next
  *   `ms`; later connections work again;
  * - {@link refuse}: connections made in the next `ms` are reset at once (a
- *   database that is down).
+ *   database that is down);
+ * - {@link switchTo}: later connections go to another server (a DNS name or
+ *   a virtual IP moved to a promoted standby).
  * Only ever listens on 127.0.0.1.
  */
 export class FaultProxy {
@@ -31,17 +33,18 @@ export class FaultProxy {
   private constructor(
     private readonly server: net.Server,
     readonly port: number,
+    private target: { host: string; port: number },
   ) {}
 
   /** Starts a proxy on a free port of 127.0.0.1 to `target` (host and port of PostgreSQL). */
   static async start(target: { host: string; port: number }): Promise<FaultProxy> {
     let proxy: FaultProxy | undefined;
-    const server = net.createServer((client) => proxy!.accept(client, target));
+    const server = net.createServer((client) => proxy!.accept(client));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
-    proxy = new FaultProxy(server, (server.address() as net.AddressInfo).port);
+    proxy = new FaultProxy(server, (server.address() as net.AddressInfo).port, target);
     return proxy;
   }
 
@@ -72,6 +75,11 @@ export class FaultProxy {
     return this.pairs.size;
   }
 
+  /** Connections made from now on go to `target` (those open now stay where they are). */
+  switchTo(target: { host: string; port: number }): void {
+    this.target = target;
+  }
+
   /** Connections made in the next `ms` are reset at once. */
   refuse(ms: number): void {
     this.refusedUntil = Date.now() + ms;
@@ -83,7 +91,8 @@ export class FaultProxy {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private accept(client: net.Socket, target: { host: string; port: number }): void {
+  private accept(client: net.Socket): void {
+    const target = this.target;
     this.accepted++;
     client.on('error', () => undefined);
     if (Date.now() < this.refusedUntil) {

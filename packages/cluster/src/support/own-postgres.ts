@@ -15,7 +15,7 @@ const PGBIN = process.env.PGBIN ?? '/usr/lib/postgresql/15/bin';
 export class OwnPostgres {
   private constructor(
     readonly url: string,
-    private readonly dataDir: string,
+    readonly dataDir: string,
     private readonly envFile: string,
   ) {}
 

@@ -91,6 +91,12 @@ export const streamingRequirements = [
     const resumed = await h.collect(h.client.stream('SubscribeToTask', { id: taskId, afterSequence: cut }));
     expect(resumed).toEqual(full.filter((e) => e.sequence > cut));
   }),
+  requirement('subscribe-beyond-log', '3.5.2', 'a stream resumed after a sequence beyond the task log is InvalidParams (-32602), never other events', async (h) => {
+    const full = await h.stream('slow 2 0');
+    const taskId = 'task' in full[0]!.response ? full[0]!.response.task.id : '';
+    const error = await h.error(h.collect(h.client.stream('SubscribeToTask', { id: taskId, afterSequence: full.at(-1)!.sequence + 5 })));
+    expect(error.code).toBe(-32602);
+  }),
   requirement('stream-disconnect-keeps-task', '3.5.2', 'closing a stream does not cancel the task', async (h) => {
     for await (const event of h.client.stream('SendStreamingMessage', { message: { messageId: 'm-dc', role: 'ROLE_USER', parts: [{ text: 'slow 3 10' }] } })) {
       expect('task' in event.response).toBe(true);

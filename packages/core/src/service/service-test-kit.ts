@@ -26,6 +26,18 @@ export function gatedAgent(): { agent: Agent; started: Promise<string>; release:
   return { agent, started: started.promise, release: () => gate.resolve() };
 }
 
+/** A store whose `commit` is `commit` and whose other calls go to `inner()`, read at each call (a test may swap it). */
+export function storeOver(inner: () => TaskStore, commit: TaskStore['commit']): TaskStore {
+  return {
+    get: (id) => inner().get(id),
+    commit,
+    list: (query) => inner().list(query),
+    delete: (id) => inner().delete(id),
+    readEvents: (id, after, limit) => inner().readEvents(id, after, limit),
+    close: () => inner().close(),
+  };
+}
+
 /** What {@link faultyStore} does to the next commits, in order: not stored (`fail`), or stored with its answer lost (`lose`). */
 export type CommitFault = 'fail' | 'lose';
 

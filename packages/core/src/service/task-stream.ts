@@ -106,12 +106,16 @@ export interface SubscribeOptions {
  * - with `afterSequence` at the end (nothing missed), only later events come;
  * - otherwise the stream starts with the current task, then live events;
  * - it follows the task through interrupted states, to a terminal state;
- * - a terminal task with nothing to replay is UnsupportedOperation.
+ * - a terminal task with nothing to replay is UnsupportedOperation;
+ * - `afterSequence` beyond the log's end is InvalidParams saying so (the
+ *   store lost events the client saw, as after a database failover with
+ *   asynchronous replication): never other events under numbers it has.
  */
 export async function subscribeToTask(engine: TaskEngine, record: TaskRecord, options: SubscribeOptions): Promise<AsyncIterable<StreamEvent>> {
   const { task, lastSequence } = record;
   const until = options.until ?? 'terminal';
   const after = options.afterSequence;
+  if (after !== undefined && after > lastSequence) throw beyondLog(task.id, after, lastSequence);
   const behind = after !== undefined && after < lastSequence;
   // A resumed turn reads the event it stopped at too: if that one ended the turn, there is nothing more.
   const read = behind ? await engine.store.readEvents(task.id, until === 'turn' ? after - 1 : after, 2) : [];
@@ -137,6 +141,16 @@ export async function subscribeToTask(engine: TaskEngine, record: TaskRecord, op
   if (engine.peek(task.id)?.lastSequence !== lastSequence) subscription.catchUp();
   const head = upToDate ? [] : [{ sequence: lastSequence, response: { task: options.snapshot(task) } }];
   return followTask(engine, subscription, { ...follow, head });
+}
+
+/** The error of a resume point the stored log does not reach. */
+function beyondLog(taskId: string, after: number, lastSequence: number): A2AError {
+  return new A2AError(
+    'InvalidParams',
+    `Invalid parameters: afterSequence ${after} is beyond the stored log of task ${taskId}, which ends at ${lastSequence}: ` +
+      'the task store lost events this client saw (as after a database failover that lost recent commits). Read the task again (GetTask) instead of resuming.',
+    { taskId, afterSequence: String(after), lastSequence: String(lastSequence), cause: 'after-sequence-beyond-log' },
+  );
 }
 
 function endsTurn(event: StreamResponse): boolean {

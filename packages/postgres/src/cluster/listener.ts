@@ -1,5 +1,6 @@
 import type { Logger } from '@taskwire/core';
 import pg from 'pg';
+import { newClient } from '../writable-client.js';
 import { parsePayload } from './names.js';
 
 /** Delays between reconnection attempts of the LISTEN connection, in ms (the last one repeats). */
@@ -84,7 +85,7 @@ export class CommitListener {
   }
 
   private async open(): Promise<void> {
-    const client = new pg.Client({
+    const client = newClient({
       ...this.options.client,
       keepAlive: true,
       keepAliveInitialDelayMillis: this.options.pingIntervalMs,
