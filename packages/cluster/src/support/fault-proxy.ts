@@ -6,6 +6,8 @@ interface Pair {
   readonly upstream: net.Socket;
   /** Set once the pair went silent: nothing is forwarded any more, in either direction, and nothing is closed. */
   silent: boolean;
+  /** Set once the pair's answers are being lost: what the client sends still reaches the database, nothing comes back. */
+  deaf: boolean;
 }
 
 /**
@@ -18,13 +20,17 @@ interface Pair {
  *   failover or a NAT reset), and so does every connection made in the next
  *   `ms`; later connections work again;
  * - {@link refuse}: connections made in the next `ms` are reset at once (a
- *   database that is down).
+ *   database that is down);
+ * - {@link loseAnswerTo}: the answer to the next statement whose bytes hold
+ *   a marker is lost (the statement reaches the database and commits; its
+ *   connection then dies before the answer comes back).
  * Only ever listens on 127.0.0.1.
  */
 export class FaultProxy {
   private readonly pairs = new Set<Pair>();
   private silentUntil = 0;
   private refusedUntil = 0;
+  private losing: { readonly marker: Buffer; readonly afterMs: number; readonly resolve: () => void } | undefined;
   /** Connections accepted since the start (forwarded, silenced or refused). */
   accepted = 0;
 
@@ -77,6 +83,16 @@ export class FaultProxy {
     this.refusedUntil = Date.now() + ms;
   }
 
+  /**
+   * The next statement sent whose bytes contain `marker` reaches the
+   * database, but its answer never comes back: the connection forwards
+   * nothing more to the client and is reset `afterMs` later (time for the
+   * statement to commit). Resolves once that connection was reset.
+   */
+  loseAnswerTo(marker: string, afterMs = 500): Promise<void> {
+    return new Promise((resolve) => (this.losing = { marker: Buffer.from(marker), afterMs, resolve }));
+  }
+
   /** Resets every connection and stops listening. */
   async close(): Promise<void> {
     this.reset();
@@ -92,10 +108,22 @@ export class FaultProxy {
     }
     const upstream = net.connect(target.port, target.host);
     upstream.on('error', () => undefined);
-    const pair: Pair = { client, upstream, silent: false };
+    const pair: Pair = { client, upstream, silent: false, deaf: false };
     this.pairs.add(pair);
-    client.on('data', (chunk) => pair.silent || upstream.write(chunk));
-    upstream.on('data', (chunk) => pair.silent || client.write(chunk));
+    client.on('data', (chunk: Buffer) => {
+      if (pair.silent) return;
+      const losing = this.losing;
+      if (losing !== undefined && chunk.includes(losing.marker)) {
+        this.losing = undefined;
+        pair.deaf = true;
+        setTimeout(() => {
+          this.drop(pair);
+          losing.resolve();
+        }, losing.afterMs);
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => pair.silent || pair.deaf || client.write(chunk));
     const end = () => this.drop(pair);
     client.on('close', end);
     // A silent pair never passes on its upstream's end: the client must find out by itself.
