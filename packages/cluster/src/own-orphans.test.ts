@@ -22,26 +22,28 @@ const HIT = 0;
  */
 describePostgres('a task whose run is gone settles while its replica stays busy: 2 replica processes', (db) => {
   let cluster: Cluster;
-  let proxy: FaultProxy;
+  const proxies: FaultProxy[] = [];
   let pool: pg.Pool;
   const S = () => `"${cluster.schema}"`;
 
   beforeAll(async () => {
     const url = new URL(db.url);
-    proxy = await FaultProxy.start({ host: url.hostname, port: Number(url.port || 5432) });
+    for (let i = 0; i < 2; i++) proxies.push(await FaultProxy.start({ host: url.hostname, port: Number(url.port || 5432) }));
     const schema = await db.schema('tw_own_orphans');
-    cluster = await Cluster.start({ size: 2, databaseUrl: db.url, databaseUrls: [proxy.url(db.url), db.url], schema, args: ['--lease-ttl-ms', String(LEASE_TTL_MS)] });
+    cluster = await Cluster.start({ size: 2, databaseUrl: db.url, databaseUrls: proxies.map((p) => p.url(db.url)), schema, args: ['--lease-ttl-ms', String(LEASE_TTL_MS)] });
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
   }, 180_000);
   afterAll(async () => {
     await cluster?.close();
-    await proxy?.close();
+    await Promise.all(proxies.map((p) => p.close()));
     await pool?.end();
   });
 
   const hit = () => cluster.transport('JSON-RPC', HIT);
   const other = () => cluster.transport('JSON-RPC', 1 - HIT);
-  const state = async (id: string) => (await other().unary('GetTask', { id, historyLength: 0 })).status.state;
+  /** Where tasks are read: the other replica while it lives. */
+  let reader = other;
+  const state = async (id: string) => (await reader().unary('GetTask', { id, historyLength: 0 })).status.state;
   const holderOf = async (id: string) => (await pool.query<{ lease_holder: string }>(`SELECT lease_holder FROM ${S()}.tasks WHERE id = $1`, [id])).rows[0]!.lease_holder;
   /**
    * Keeps `holder`'s heartbeat alive from outside until the function
@@ -55,16 +57,21 @@ describePostgres('a task whose run is gone settles while its replica stays busy:
     return () => clearInterval(timer);
   };
   /** A run on the hit replica that outlives the case: it keeps that replica's heartbeat alive for real. Its rounds are further apart than the lease, so its row's own expiry passes while it runs. */
-  const busy = () => send(hit(), `slow 4 ${LEASE_TTL_MS + 1_000}`);
-  /** The task settled while `busy` was still running, failed as a task whose run stopped. */
-  const settledFirst = async (orphan: string, busyTask: Task) => {
-    const [settled] = (await finalTasks(other(), [orphan], LEASE_TTL_MS * 20)).values();
+  const busy = async () => {
+    const task = await send(hit(), `slow 5 ${LEASE_TTL_MS + 1_000}`);
+    await until(async () => (await state(task.id)) === 'TASK_STATE_WORKING', 'the busy run to start', 10_000);
+    return task;
+  };
+  /** The task settled while `busy` was still running, failed as a task whose run stopped; with `busyCompletes`, the busy run then completes (the sweeps left it alone though its row's expiry passed while it ran). */
+  const settledFirst = async (orphan: string, busyTask: Task, busyCompletes = false) => {
+    const [settled] = (await finalTasks(reader(), [orphan], LEASE_TTL_MS * 20)).values();
     expect(isTerminal(await state(busyTask.id))).toBe(false);
     expect(settled!.status.state).toBe('TASK_STATE_FAILED');
     expect(settled!.status.message?.parts).toEqual([{ text: PROCESS_STOPPED }]);
-    // The busy run was left alone: its row's expiry passed while it ran, yet it completes.
-    const [done] = (await finalTasks(other(), [busyTask.id], LEASE_TTL_MS * 10)).values();
-    expect(done!.status.state).toBe('TASK_STATE_COMPLETED');
+    if (busyCompletes) {
+      const [done] = (await finalTasks(reader(), [busyTask.id], LEASE_TTL_MS * 10)).values();
+      expect(done!.status.state).toBe('TASK_STATE_COMPLETED');
+    }
     expect(crashed(cluster)).toEqual([]);
     expect(await storedLogProblems(db.url, cluster.schema, [orphan, busyTask.id])).toEqual([]);
   };
@@ -81,9 +88,8 @@ describePostgres('a task whose run is gone settles while its replica stays busy:
       child.kill('SIGCONT');
       await until(() => cluster.stderr(HIT).includes('could not renew the lease'), 'the hit replica to give its run up', 10_000);
       const busyTask = await busy();
-      await until(async () => (await state(busyTask.id)) === 'TASK_STATE_WORKING', 'the busy run to start', 10_000);
       unpin();
-      await settledFirst(orphan.id, busyTask);
+      await settledFirst(orphan.id, busyTask, true);
     } finally {
       unpin();
     }
@@ -93,14 +99,25 @@ describePostgres('a task whose run is gone settles while its replica stays busy:
     const asked = await send(hit(), 'a quote please', { blocking: true });
     expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const busyTask = await busy();
-    await until(async () => (await state(busyTask.id)) === 'TASK_STATE_WORKING', 'the busy run to start', 10_000);
     const answer = message('insta', asked.id);
-    const lost = proxy.loseAnswerTo(answer.messageId);
+    const lost = proxies[HIT]!.loseAnswerTo(answer.messageId);
     await expect(hit().unary('SendMessage', { message: answer, configuration: { returnImmediately: true } })).rejects.toThrow();
     await lost;
     // The client sends it again, to the other replica: a duplicate, the hit replica's lease still live.
     const retried = await other().unary('SendMessage', { message: answer, configuration: { returnImmediately: true } });
     expect('task' in retried && retried.task.id).toBe(asked.id);
     await settledFirst(asked.id, busyTask);
+  }, 90_000);
+
+  it("a take-over whose settling commit meets a transient error is settled again while the taking replica runs another task (the other replica killed)", async () => {
+    const busyTask = await busy();
+    const orphan = await send(other(), 'slow 600 100');
+    await until(async () => (await state(orphan.id)) === 'TASK_STATE_WORKING', 'the run to start', 10_000);
+    reader = hit;
+    // The hit replica takes the task over once the killed one's lease expired; the commit that fails it meets a reset.
+    const failed = proxies[HIT]!.failStatement('stopped while this task was running');
+    await cluster.kill(1 - HIT);
+    await failed;
+    await settledFirst(orphan.id, busyTask);
   }, 90_000);
 });

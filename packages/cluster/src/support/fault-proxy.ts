@@ -23,14 +23,17 @@ interface Pair {
  *   database that is down);
  * - {@link loseAnswerTo}: the answer to the next statement whose bytes hold
  *   a marker is lost (the statement reaches the database and commits; its
- *   connection then dies before the answer comes back).
+ *   connection then dies before the answer comes back);
+ * - {@link failStatement}: the next statement whose bytes hold a marker
+ *   never reaches the database, its connection reset instead (a transient
+ *   error on that one statement).
  * Only ever listens on 127.0.0.1.
  */
 export class FaultProxy {
   private readonly pairs = new Set<Pair>();
   private silentUntil = 0;
   private refusedUntil = 0;
-  private losing: { readonly marker: Buffer; readonly afterMs: number; readonly resolve: () => void } | undefined;
+  private losing: { readonly marker: Buffer; readonly afterMs: number; readonly forward: boolean; readonly resolve: () => void } | undefined;
   /** Connections accepted since the start (forwarded, silenced or refused). */
   accepted = 0;
 
@@ -90,7 +93,12 @@ export class FaultProxy {
    * statement to commit). Resolves once that connection was reset.
    */
   loseAnswerTo(marker: string, afterMs = 500): Promise<void> {
-    return new Promise((resolve) => (this.losing = { marker: Buffer.from(marker), afterMs, resolve }));
+    return new Promise((resolve) => (this.losing = { marker: Buffer.from(marker), afterMs, forward: true, resolve }));
+  }
+
+  /** The next statement sent whose bytes contain `marker` is not forwarded: its connection is reset at once. Resolves once it was. */
+  failStatement(marker: string): Promise<void> {
+    return new Promise((resolve) => (this.losing = { marker: Buffer.from(marker), afterMs: 0, forward: false, resolve }));
   }
 
   /** Resets every connection and stops listening. */
@@ -120,6 +128,10 @@ export class FaultProxy {
           this.drop(pair);
           losing.resolve();
         }, losing.afterMs);
+        if (!losing.forward) {
+          pair.silent = true;
+          return;
+        }
       }
       upstream.write(chunk);
     });
