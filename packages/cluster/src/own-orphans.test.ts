@@ -109,6 +109,38 @@ describePostgres('a task whose run is gone settles while its replica stays busy:
     await settledFirst(asked.id, busyTask);
   }, 90_000);
 
+  it('a message sent again to another replica just after the lease of its paused run expired never runs a second time: the task fails once', async () => {
+    const asked = await send(hit(), 'ask linger 0', { blocking: true });
+    expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    // A run that emits nothing for 6 s: the task stays submitted while it runs.
+    const answer = message('slow 1 6000', asked.id);
+    await hit().unary('SendMessage', { message: answer, configuration: { returnImmediately: true } });
+    const child = cluster.replicas[HIT]!.process.child;
+    child.kill('SIGSTOP');
+    let retried;
+    try {
+      const expired = async () =>
+        (
+          await pool.query<{ expired: boolean }>(
+            `SELECT greatest(t.lease_expires_at, b.expires_at) < now() AS expired FROM ${S()}.tasks t LEFT JOIN ${S()}.lease_heartbeats b ON b.holder = t.lease_holder WHERE t.id = $1`,
+            [asked.id],
+          )
+        ).rows[0]!.expired;
+      await until(expired, 'the paused run\'s lease to expire', LEASE_TTL_MS * 10, 10);
+      // The client's retry of the same message, to the other replica, while the paused run still exists.
+      retried = await other().unary('SendMessage', { message: answer, configuration: { returnImmediately: true } });
+    } finally {
+      child.kill('SIGCONT');
+    }
+    expect('task' in retried && retried.task.id).toBe(asked.id);
+    const [settled] = (await finalTasks(reader(), [asked.id], LEASE_TTL_MS * 20)).values();
+    expect(settled!.status.state).toBe('TASK_STATE_FAILED');
+    expect(settled!.status.message?.parts).toEqual([{ text: PROCESS_STOPPED }]);
+    const stored = await other().unary('GetTask', { id: asked.id });
+    expect(stored.history?.filter((m) => m.messageId === answer.messageId)).toHaveLength(1);
+    expect(await storedLogProblems(db.url, cluster.schema, [asked.id])).toEqual([]);
+  }, 90_000);
+
   it("a take-over whose settling commit meets a transient error is settled again while the taking replica runs another task (the other replica killed)", async () => {
     const busyTask = await busy();
     const orphan = await send(other(), 'slow 600 100');
