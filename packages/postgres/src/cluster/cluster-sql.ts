@@ -60,6 +60,13 @@ export interface ClusterStatements {
    * that finds its epoch superseded (its commits are refused).
    */
   readonly takeOverOwn: string;
+  /**
+   * `$1` id, `$2` holder, `$3` epoch: the row's own expiry passes now, when
+   * it still names that lease and the task is submitted or working (a
+   * take-over whose settling failed: the next self-sweep takes it again at
+   * once, with a new epoch, instead of a lease later).
+   */
+  readonly expireTaken: string;
   /** `$1` holder: makes this replica's remaining leases expire now, its heartbeat gone (a stopping replica hands them over). */
   readonly expireOwn: string;
 }
@@ -124,6 +131,8 @@ export function clusterStatements(S: string): ClusterStatements {
           lease_expires_at = ${expiry('$2')}, lease_takeovers = t.lease_takeovers + 1
       FROM mine m WHERE t.id = m.id
       RETURNING t.id, t.lease_epoch, t.lease_takeovers`,
+    expireTaken: `UPDATE ${S}.tasks SET lease_expires_at = now()
+      WHERE id = $1 AND lease_holder = $2 AND lease_epoch = $3 AND state IN ${RUNNING_STATE_LIST}`,
     expireOwn: `WITH gone AS (DELETE FROM ${S}.lease_heartbeats WHERE holder = $1)
       UPDATE ${S}.tasks SET lease_expires_at = now() WHERE lease_holder = $1 AND state IN ${RUNNING_STATE_LIST} AND lease_expires_at > now()`,
   };

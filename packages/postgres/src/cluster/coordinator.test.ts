@@ -167,6 +167,21 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     expect(await leaseOf('own-fresh')).toMatchObject({ lease_holder: c.processId, lease_epoch: 1 });
   });
 
+  it('a take-over whose settling failed is taken again by its next sweep, with a new epoch, not a lease later', async () => {
+    const c = await coordinator({ leaseTtlMs: 600_000 });
+    const tries: number[] = [];
+    c.attach({
+      settleOrphan: async (_id, epoch) => {
+        tries.push(epoch);
+        if (tries.length === 1) throw new Error('a transient error on the settling commit');
+      },
+    });
+    await task('orphan', 'TASK_STATE_WORKING', { holder: '424242', expiresInMs: -1 });
+    await until(() => tries.length >= 2, 'the settling to be tried again');
+    expect(tries[1]).toBeGreaterThan(tries[0]!);
+    expect((await db.pool.query(`SELECT lease_takeovers FROM ${S}.tasks WHERE id = 'orphan'`)).rows[0]).toEqual({ lease_takeovers: 2 });
+  });
+
   it('a new run (a claim) starts the count of take-overs again; an interrupted task keeps its run\'s lease, a terminal one releases it', async () => {
     const c = await coordinator();
     await task('t', 'TASK_STATE_INPUT_REQUIRED', { holder: c.processId, expiresInMs: 60_000, epoch: 3 });

@@ -23,11 +23,7 @@ const TAKE_OVER_BATCH = 100;
 /** Ids per catch-up statement. */
 const CATCH_UP_BATCH = 1_000;
 /** A row taken over by a sweep. */
-interface TakenOver {
-  readonly id: string;
-  readonly lease_epoch: number;
-  readonly lease_takeovers: number;
-}
+type TakenOver = { readonly id: string; readonly lease_epoch: number; readonly lease_takeovers: number };
 /** The longest wait between two tries of a failing sweep or catch-up. */
 const MAX_BACKOFF_MS = 5_000;
 
@@ -275,13 +271,16 @@ export class PostgresCoordinator implements TaskCoordinator {
     return settled;
   }
 
-  /** Hands the tasks just taken over to the service to settle, adding to `settled` the ids it settled (a failure is logged: the row's lease expires again and a later sweep, this replica's own included, takes it anew). */
+  /** Hands the tasks just taken over to the service to settle (ids into `settled`); a failure is logged and the row's expiry made to pass now, fenced by the epoch, so the next self-sweep takes it anew. */
   private async settle(host: CoordinatorHost, rows: readonly TakenOver[], settled: string[]): Promise<void> {
     await Promise.all(
       rows.map(({ id, lease_epoch, lease_takeovers }) =>
         host.settleOrphan(id, lease_epoch, lease_takeovers).then(
           () => void settled.push(id),
-          (error: unknown) => this.logger?.warn({ taskId: id, error: String(error) }, 'Taskwire postgres: could not settle a task whose run stopped; a later sweep tries again'),
+          async (error: unknown) => {
+            this.logger?.warn({ taskId: id, error: String(error) }, 'Taskwire postgres: could not settle a task whose run stopped; a later sweep tries again');
+            await this.background.pool.query(prepared(this.sql.expireTaken, [id, this.processId, lease_epoch])).catch(() => undefined);
+          },
         ),
       ),
     );
