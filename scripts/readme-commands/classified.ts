@@ -119,6 +119,9 @@ export const CLASSIFIED: Readonly<Record<string, Readonly<Record<string, Classif
     'npx taskwire-postgres status  --url postgres://user@host:5432/db [--schema taskwire]': POSTGRES_CLI,
     'npx taskwire-postgres migrate --url postgres://user@host:5432/db [--schema taskwire]': POSTGRES_CLI,
     'npx taskwire-postgres contract --url postgres://user@host:5432/db [--schema taskwire]': POSTGRES_CLI,
+    [`psql "$DATABASE_URL" -c "DELETE FROM taskwire.taskwire_contract_steps WHERE step = 'lease-heartbeats'"`]: skip(
+      'undoes a contract step of a live cluster (before a rollback); packages/postgres/src/contract-refusal.test.ts runs that statement and sees a store switch the step off',
+    ),
   },
   'packages/server-grpc/README.md': { 'npm install @taskwire/server-grpc @taskwire/core': REGISTRY },
   'packages/server-http/README.md': {

@@ -15,7 +15,7 @@ export interface AgentOptions {
     | { kind: 'memory' }
     | { kind: 'file'; dir: string }
     | { kind: 'sqlite'; path: string }
-    | { kind: 'postgres'; url: string; schema: string; migrate: boolean; leaseTtlMs: number | undefined; replicaName?: string | undefined; directUrl?: string | undefined };
+    | { kind: 'postgres'; url: string; schema: string; migrate: boolean; leaseTtlMs: number | undefined; replicaName?: string | undefined; directUrl?: string | undefined; rerunOrphans?: number | undefined };
   readonly apiKey: string | undefined;
   /** The base URL clients reach the agent at (a load balancer's); the card's HTTP and WebSocket interfaces point there. */
   readonly publicUrl?: string | undefined;
@@ -46,6 +46,8 @@ export const USAGE = `Usage: npm start [-- options]
   --schema <name>     with a postgres store: the schema of its tables (default taskwire)
   --lease-ttl-ms <n>  with a postgres store: how long a task's lease lasts unless renewed, which
                       bounds how long a task stays unsettled after its replica vanished (default 15000)
+  --rerun-orphans <n>  with a postgres store: run a task whose replica stopped again, up to n times,
+                      instead of failing it (default 0: only for agents whose work can be repeated)
   --replica-name <name>  with a postgres store: a name no other live replica has and this one's next
                       start has again (a pod name); a restart settles at once what its crashed
                       predecessor left running (default with a fixed --port: <hostname>:<port>, with
@@ -89,6 +91,7 @@ export function parseOptions(
       schema: { type: 'string', default: 'taskwire' },
       'lease-ttl-ms': { type: 'string' },
       'replica-name': { type: 'string' },
+      'rerun-orphans': { type: 'string' },
       'drain-grace-ms': { type: 'string' },
       'api-key': { type: 'string' },
       'public-url': { type: 'string' },
@@ -122,12 +125,16 @@ export function parseOptions(
     const replicaName = values['replica-name'] ?? (port !== 0 ? defaultReplicaName(hostname(), values.host!, port) : undefined);
     const directUrl = values['direct-store'];
     if (directUrl !== undefined && !POSTGRES_URL.test(directUrl)) throw new TypeError(`--direct-store must be a postgres:// URL, not "${directUrl}"`);
-    parsed = { kind: 'postgres', url: store, schema: values.schema!, migrate: values.migrate!, leaseTtlMs, replicaName, directUrl };
+    const rerun = values['rerun-orphans'];
+    const rerunOrphans = rerun === undefined ? undefined : Number(rerun);
+    if (rerunOrphans !== undefined && !(Number.isInteger(rerunOrphans) && rerunOrphans >= 0)) throw new TypeError(`--rerun-orphans must be a whole number, 0 or more, not "${rerun}"`);
+    parsed = { kind: 'postgres', url: store, schema: values.schema!, migrate: values.migrate!, leaseTtlMs, replicaName, directUrl, rerunOrphans };
   } else throw new TypeError(`--store must be "memory", "file:DIR", "sqlite:PATH" or a postgres:// URL, not "${store}"`);
   if (parsed.kind !== 'postgres' && values.migrate) throw new TypeError('--migrate applies to a postgres store only');
   if (parsed.kind !== 'postgres' && values['lease-ttl-ms'] !== undefined) throw new TypeError('--lease-ttl-ms applies to a postgres store only');
   if (parsed.kind !== 'postgres' && values['direct-store'] !== undefined) throw new TypeError('--direct-store applies to a postgres store only');
   if (parsed.kind !== 'postgres' && values['replica-name'] !== undefined) throw new TypeError('--replica-name applies to a postgres store only');
+  if (parsed.kind !== 'postgres' && values['rerun-orphans'] !== undefined) throw new TypeError('--rerun-orphans applies to a postgres store only');
   const drainGraceMs = milliseconds(values['drain-grace-ms'], '--drain-grace-ms', 0) ?? DEFAULT_DRAIN_GRACE_MS;
   const issuer = values['oidc-issuer'];
   if ((issuer === undefined) !== (values.audience === undefined)) throw new TypeError('--oidc-issuer and --audience go together');

@@ -46,7 +46,7 @@ async function openStore(store: AgentOptions['store'], logger: Logger | undefine
   const migration = store.migrate ? await migrate(connection) : undefined;
   const postgres = await createPostgresTaskStore(connection);
   try {
-    const coordinator = await createPostgresCoordinator({ store: postgres, leaseTtlMs: store.leaseTtlMs, ...(store.replicaName && { replicaName: store.replicaName }), ...(logger && { logger }) });
+    const coordinator = await createPostgresCoordinator({ store: postgres, leaseTtlMs: store.leaseTtlMs, ...(store.replicaName && { replicaName: store.replicaName }), ...(store.rerunOrphans !== undefined && { rerunOrphans: store.rerunOrphans }), ...(logger && { logger }) });
     return { store: postgres, coordinator, ...(migration && { migration }) };
   } catch (error) {
     await postgres.close();

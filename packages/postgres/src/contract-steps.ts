@@ -63,16 +63,39 @@ export class ContractSteps {
   }
 }
 
+/** Most lease holders a refused {@link recordContractSteps} names. */
+const NAMED_HOLDERS = 5;
+
 /**
  * Records every contract step of {@link CONTRACT_STEPS} in the schema
  * (migrated to this release's version: `SchemaNotReadyError` otherwise);
  * resolves the steps that were not recorded before. Run it only once no
  * replica of an older release is connected: those releases cannot read
- * what the steps switch on. Idempotent.
+ * what the steps switch on. Refuses (an Error naming up to five of them)
+ * to record `lease-heartbeats` while a lease holder without a heartbeat
+ * row, a replica of a release before heartbeats, holds a live lease (the
+ * row's expiry on the database's clock): once recorded, that release
+ * would take over healthy replicas' tasks. It cannot see an older replica
+ * that holds nothing. Idempotent.
  */
 export async function recordContractSteps(options: PostgresConnectionOptions): Promise<string[]> {
   const connection = await openMigrated(options, 'recordContractSteps', 'recording the contract steps');
   try {
+    const S = connection.qualified;
+    const { rows: older } = await connection.pool.query<{ holder: string }>(
+      `SELECT DISTINCT t.lease_holder AS holder FROM ${S}.tasks t
+       WHERE t.lease_holder IS NOT NULL AND t.lease_expires_at > now()
+         AND NOT EXISTS (SELECT 1 FROM ${S}.lease_heartbeats b WHERE b.holder = t.lease_holder)
+         AND NOT EXISTS (SELECT 1 FROM ${S}.taskwire_contract_steps WHERE step = $1)
+       ORDER BY 1 LIMIT ${NAMED_HOLDERS}`,
+      [LEASE_HEARTBEATS_STEP],
+    );
+    if (older.length > 0) {
+      throw new Error(
+        `refused: replicas of a release without lease heartbeats still hold live leases (holders: ${older.map((r) => r.holder).join(', ')}); ` +
+          `replace them with this release first (a replica of this release that started a moment ago shows up here too until its first renewal: run the command again)`,
+      );
+    }
     const { rows } = await connection.pool.query<{ step: string }>(
       `INSERT INTO ${connection.qualified}.taskwire_contract_steps (step) SELECT unnest($1::text[]) ON CONFLICT (step) DO NOTHING RETURNING step`,
       [CONTRACT_STEPS.map((s) => s.step)],

@@ -1,6 +1,5 @@
 import type { LeaseCondition } from '@taskwire/core';
 import { nextEpoch } from './cluster/epoch-sequence-migration.js';
-import { leaseExpiry } from './cluster/heartbeat-migration.js';
 import { RUNNING_STATE_LIST, TERMINAL_STATE_LIST } from './migrations.js';
 
 /**
@@ -164,8 +163,9 @@ export function leaseSql(S: string, terms: LeaseTerms) {
           lease_epoch = CASE WHEN ${ended} THEN NULL WHEN ${claim} THEN ${nextEpoch(S)} ELSE lease_epoch END,
           lease_expires_at = CASE WHEN ${ended} THEN NULL WHEN ${holder} IS NOT NULL THEN ${expiry} ELSE lease_expires_at END,
           lease_takeovers = CASE WHEN ${claim} THEN 0 ELSE lease_takeovers END`,
-    // A claim `ifFree` takes no live lease of another holder (the row's expiry and its holder's heartbeat, on the database's clock).
-    held: `(CASE WHEN ${claim} THEN NOT ${ifFree} OR lease_holder IS NULL OR lease_holder = ${holder} OR ${leaseExpiry(S, 'lease_holder', 'lease_expires_at')} <= now()
+    // A claim `ifFree` takes no lease of another holder, live or expired: an expired one may be a paused run that
+    // started already, and its task is the sweep's to settle (fail, or re-run as `rerunOrphans` allows), never a second run's.
+    held: `(CASE WHEN ${claim} THEN NOT ${ifFree} OR lease_holder IS NULL OR lease_holder = ${holder}
           ELSE ${epoch} IS NULL OR (lease_holder = ${holder} AND lease_epoch = ${epoch}) END)`,
   };
 }

@@ -6,6 +6,8 @@ interface Pair {
   readonly upstream: net.Socket;
   /** Set once the pair went silent: nothing is forwarded any more, in either direction, and nothing is closed. */
   silent: boolean;
+  /** Set once the pair's answers are being lost: what the client sends still reaches the database, nothing comes back. */
+  deaf: boolean;
 }
 
 /**
@@ -20,13 +22,20 @@ interface Pair {
  * - {@link refuse}: connections made in the next `ms` are reset at once (a
  *   database that is down);
  * - {@link switchTo}: later connections go to another server (a DNS name or
- *   a virtual IP moved to a promoted standby).
+ *   a virtual IP moved to a promoted standby);
+ * - {@link loseAnswerTo}: the answer to the next statement whose bytes hold
+ *   a marker is lost (the statement reaches the database and commits; its
+ *   connection then dies before the answer comes back);
+ * - {@link failStatement}: the next statement whose bytes hold a marker
+ *   never reaches the database, its connection reset instead (a transient
+ *   error on that one statement).
  * Only ever listens on 127.0.0.1.
  */
 export class FaultProxy {
   private readonly pairs = new Set<Pair>();
   private silentUntil = 0;
   private refusedUntil = 0;
+  private losing: { readonly marker: Buffer; readonly afterMs: number; readonly forward: boolean; readonly resolve: () => void } | undefined;
   /** Connections accepted since the start (forwarded, silenced or refused). */
   accepted = 0;
 
@@ -85,6 +94,21 @@ export class FaultProxy {
     this.refusedUntil = Date.now() + ms;
   }
 
+  /**
+   * The next statement sent whose bytes contain `marker` reaches the
+   * database, but its answer never comes back: the connection forwards
+   * nothing more to the client and is reset `afterMs` later (time for the
+   * statement to commit). Resolves once that connection was reset.
+   */
+  loseAnswerTo(marker: string, afterMs = 500): Promise<void> {
+    return new Promise((resolve) => (this.losing = { marker: Buffer.from(marker), afterMs, forward: true, resolve }));
+  }
+
+  /** The next statement sent whose bytes contain `marker` is not forwarded: its connection is reset at once. Resolves once it was. */
+  failStatement(marker: string): Promise<void> {
+    return new Promise((resolve) => (this.losing = { marker: Buffer.from(marker), afterMs: 0, forward: false, resolve }));
+  }
+
   /** Resets every connection and stops listening. */
   async close(): Promise<void> {
     this.reset();
@@ -101,10 +125,26 @@ export class FaultProxy {
     }
     const upstream = net.connect(target.port, target.host);
     upstream.on('error', () => undefined);
-    const pair: Pair = { client, upstream, silent: false };
+    const pair: Pair = { client, upstream, silent: false, deaf: false };
     this.pairs.add(pair);
-    client.on('data', (chunk) => pair.silent || upstream.write(chunk));
-    upstream.on('data', (chunk) => pair.silent || client.write(chunk));
+    client.on('data', (chunk: Buffer) => {
+      if (pair.silent) return;
+      const losing = this.losing;
+      if (losing !== undefined && chunk.includes(losing.marker)) {
+        this.losing = undefined;
+        pair.deaf = true;
+        setTimeout(() => {
+          this.drop(pair);
+          losing.resolve();
+        }, losing.afterMs);
+        if (!losing.forward) {
+          pair.silent = true;
+          return;
+        }
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => pair.silent || pair.deaf || client.write(chunk));
     const end = () => this.drop(pair);
     client.on('close', end);
     // A silent pair never passes on its upstream's end: the client must find out by itself.

@@ -42,7 +42,8 @@ export interface SendDeps {
  * backoff and jitter (at least a Retry-After). With `live`, it ends as
  * `settled` as soon as the config's cursor is at or past the event. It
  * ends as `stopped` before an attempt once `holds()` is false (the
- * delivery's claim on the config was lost: another process delivers it).
+ * delivery's claim on the config was lost: another process delivers it),
+ * checked again after the attempt got its slot, right before it sends.
  */
 export async function sendWithRetries(deps: SendDeps, taskId: string, configId: string, event: StoredEvent, live: boolean, holds: () => boolean = () => true): Promise<SendResult> {
   for (let attempt = 1; ; attempt++) {
@@ -51,7 +52,9 @@ export async function sendWithRetries(deps: SendDeps, taskId: string, configId: 
     if (!entry) return { kind: 'gone' };
     if (live && entry.delivered >= event.sequence) return { kind: 'settled' };
     await deps.slots.acquire();
-    if (deps.closed()) {
+    // Checked again once the slot is held, right before sending: the wait for a slot may have outlasted the claim
+    // (a paused process), and another process may have delivered later events meanwhile.
+    if (deps.closed() || !holds()) {
       deps.slots.release();
       return { kind: 'stopped' };
     }

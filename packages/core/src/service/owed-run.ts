@@ -30,8 +30,9 @@ export function awaitsRunOf(task: Task, messageId: string): boolean {
  * it. Nobody here: not active here, no lease held here, `idle()` true.
  * Nobody elsewhere, with several processes on the store: the claiming
  * commit (no events) carries `LeaseCondition.ifFree`, so the store refuses
- * it while another process holds a live lease; never decided by this
- * process's memory alone. Resolves the claimed record (the task is active
+ * it while another process holds a lease, live or expired (an expired one
+ * is the take-over sweep's to settle: its run may have started); never
+ * decided by this process's memory alone. Resolves the claimed record (the task is active
  * here from now on; the new run's epoch is the lease held here), or undefined when
  * the task is someone else's or needs no run. Runs under the task's lock.
  */

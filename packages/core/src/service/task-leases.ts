@@ -64,7 +64,7 @@ export class TaskLeases {
     return at === undefined ? undefined : { kind: 'hold', holder, epoch: at, ttlMs };
   }
 
-  /** The condition of a claim that takes `taskId` only when no other process holds a live lease on it (see `LeaseCondition.ifFree`). */
+  /** The condition of a claim that takes `taskId` only when no other process holds a lease on it, live or expired (see `LeaseCondition.ifFree`). */
   claimIfFree(): LeaseCondition {
     return { kind: 'claim', holder: this.coordinator.processId, ttlMs: this.coordinator.leaseTtlMs, ifFree: true };
   }

@@ -13,7 +13,7 @@ import { linkCoordinator, sharedLeases } from './cluster-link.js';
 import { ownerOf, type CallContext, type StreamEvent } from '../calls.js';
 import { TaskEngine, TransitionFailure } from './task-engine.js';
 import { DEFAULT_NEW_TASK_WINDOW_MS, TaskIntake } from './task-intake.js';
-import { answered, followTask, subscribeToTask } from './task-stream.js';
+import { answered, followTask, settledAnywhere, subscribeToTask } from './task-stream.js';
 import { randomId } from '../random-id.js';
 import { parseParams, type A2AHandlers, type TaskServiceOptions } from './service-options.js';
 import { requireStreaming } from './streaming-capability.js';
@@ -103,7 +103,7 @@ export class TaskService implements A2AHandlers {
     // Wait on the engine's settled waiter (registered before the run starts), not a hub subscription.
     const settled = this.engine.whenSettled(taskId, context.signal);
     started.run();
-    const outcome = await settled;
+    const outcome = await (this.options.coordinator?.shared ? settledAnywhere(this.engine, started.record, settled, context.signal) : settled);
     if (!outcome) throw new A2AError('Internal', 'The call was aborted before the task settled');
     return outcome.message ? { message: outcome.message } : { task: this.project(outcome.record.task, historyLength) };
   }

@@ -5,6 +5,7 @@ import type { TaskRecord } from '../store/task-store.js';
 import { isInterrupted, isSettled, isTerminal } from '../schema/index.js';
 import type { Subscription } from './event-hub.js';
 import type { TaskEngine } from './task-engine.js';
+import type { TaskOutcome } from './task-outcomes.js';
 
 
 /** The state a stream response leaves its task in, if it says. */
@@ -12,6 +13,36 @@ export function stateOf(response: StreamResponse): TaskState | undefined {
   if ('task' in response) return response.task.status.state;
   if ('statusUpdate' in response) return response.statusUpdate.status.state;
   return undefined;
+}
+
+/**
+ * With several processes on the store, what a blocking call waits for:
+ * `waiter` (the engine's settled waiter of `record`'s task, fed by this
+ * process's run), or the task's committed events showing it settled,
+ * whichever comes first. Those events are this process's own and, through
+ * the coordinator's wake-ups, every other process's: a call whose run here
+ * stopped (its lease lost while the process was paused, say) still ends
+ * once another process settles the task, with the task as stored. Resolves
+ * `undefined` when `signal` aborts; the follow stops once it resolves.
+ */
+export async function settledAnywhere(engine: TaskEngine, record: TaskRecord, waiter: Promise<TaskOutcome | undefined>, signal: AbortSignal | undefined): Promise<TaskOutcome | undefined> {
+  const subscription = engine.hub.subscribe(record.task.id, record.lastSequence);
+  const stored = (async (): Promise<TaskOutcome | undefined> => {
+    for (;;) {
+      const event = await subscription.next(signal);
+      if (event === undefined) return undefined;
+      const state = stateOf(event.event);
+      if (state === undefined || !isSettled(state)) continue;
+      const now = await engine.get(record.task.id);
+      if (now !== undefined && isSettled(now.task.status.state)) return { record: now };
+    }
+  })();
+  try {
+    // Neither an abort nor a failed read ends the wait through the follow: the waiter (which also hears the signal) says how it ended.
+    return await Promise.race([waiter, stored.then((outcome) => outcome ?? waiter, () => waiter)]);
+  } finally {
+    engine.hub.unsubscribe(subscription);
+  }
 }
 
 /**

@@ -11,7 +11,7 @@
  *   unless renewed. The epoch is the commit result's `leaseEpoch` when the
  *   store gives one (an epoch never repeats for a task id, even one deleted
  *   and created again), else the version the commit produces.
- *   With `ifFree`, only when no other holder's lease on the task is live.
+ *   With `ifFree`, only when no other holder has a lease on the task.
  * - `hold`: the commit belongs to the run of `holder` at `epoch`: it is
  *   refused with `LeaseLostError` (service/coordination.ts) unless the task's lease is still
  *   exactly that one; it renews the lease for `ttlMs`.
@@ -30,10 +30,13 @@ export type LeaseCondition =
       readonly ttlMs: number;
       /**
        * Claims only a task nobody else runs: the commit is refused with
-       * `LeaseLostError` (service/coordination.ts) while the task's lease is live (unexpired on
-       * the store's clock) and another holder's. A lease of `holder` itself
-       * is taken (its process knows no run of its own holds it), as is an
-       * expired one. Used to start the run a lost answer left owed.
+       * `LeaseLostError` (service/coordination.ts) while the task's lease is
+       * another holder's, live or expired (an expired lease may be a paused
+       * run that started already: its task is left to the take-over sweep,
+       * which fails it or runs it again as `rerunOrphans` allows, so a
+       * message never runs twice unless that allows it). A lease of `holder`
+       * itself is taken (its process knows no run of its own holds it), as
+       * is a task with no lease. Used to start the run a lost answer left owed.
        */
       readonly ifFree?: boolean | undefined;
     }

@@ -49,6 +49,27 @@ export interface ClusterStatements {
    * Model: `takeOverTransition` in packages/cluster-model (its sql-tie test runs this statement against it).
    */
   readonly takeOver: string;
+  /**
+   * The self-sweep: `$1` holder, `$2` ttl ms, `$3` the ids this replica
+   * holds, `$4` at most this many. Takes over, as {@link takeOver} does
+   * (version bumped, a new epoch, one more take-over), the submitted or
+   * working tasks whose row names this holder but that no run here holds
+   * (`$3`) once the row's own expiry has passed: a run this replica gave
+   * up (stalled, or cut off, for nearly the lease), a claim whose answer
+   * was lost, a take-over whose settling commit failed. The holder's
+   * heartbeat does not count here: it speaks for the runs this replica
+   * holds, not for these rows. A claim landing now is never taken (its
+   * row's expiry is a whole lease away); one whose answer comes later than
+   * that finds its epoch superseded (its commits are refused).
+   */
+  readonly takeOverOwn: string;
+  /**
+   * `$1` id, `$2` holder, `$3` epoch: the row's own expiry passes now, when
+   * it still names that lease and the task is submitted or working (a
+   * take-over whose settling failed: the next self-sweep takes it again at
+   * once, with a new epoch, instead of a lease later).
+   */
+  readonly expireTaken: string;
   /** `$1` holder: makes this replica's remaining leases expire now, its heartbeat gone (a stopping replica hands them over). Model: `expireOwnTransition` (packages/cluster-model). */
   readonly expireOwn: string;
 }
@@ -99,6 +120,22 @@ export function clusterStatements(S: string): ClusterStatements {
           lease_expires_at = ${expiry('$2')}, lease_takeovers = t.lease_takeovers + 1
       FROM orphans o WHERE t.id = o.id
       RETURNING t.id, t.lease_epoch, t.lease_takeovers`,
+    // The held ids join as a hashed set (never walked per row).
+    takeOverOwn: `WITH mine AS (
+        SELECT t.id FROM ${S}.tasks t
+        WHERE t.state IN ${RUNNING_STATE_LIST} AND t.lease_holder = $1 AND t.lease_expires_at < now()
+          AND NOT EXISTS (SELECT 1 FROM unnest($3::text[]) AS h(id) WHERE h.id = t.id)
+        ORDER BY t.id
+        LIMIT $4
+        FOR UPDATE OF t SKIP LOCKED
+      )
+      UPDATE ${S}.tasks t
+      SET version = t.version + 1, lease_epoch = ${nextEpoch(S)},
+          lease_expires_at = ${expiry('$2')}, lease_takeovers = t.lease_takeovers + 1
+      FROM mine m WHERE t.id = m.id
+      RETURNING t.id, t.lease_epoch, t.lease_takeovers`,
+    expireTaken: `UPDATE ${S}.tasks SET lease_expires_at = now()
+      WHERE id = $1 AND lease_holder = $2 AND lease_epoch = $3 AND state IN ${RUNNING_STATE_LIST}`,
     expireOwn: `WITH gone AS (DELETE FROM ${S}.lease_heartbeats WHERE holder = $1)
       UPDATE ${S}.tasks SET lease_expires_at = now() WHERE lease_holder = $1 AND state IN ${RUNNING_STATE_LIST} AND lease_expires_at > now()`,
   };

@@ -145,6 +145,43 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     expect(await leaseOf('other-live')).toMatchObject({ lease_holder: '424242', lease_epoch: 1 });
   });
 
+  it('its own rows that no run of it holds are taken over by its own sweep once their expiry passed, while its heartbeat lives; held or fresh ones never', async () => {
+    const c = await coordinator({ leaseTtlMs: 600_000 });
+    const host = recordingHost();
+    c.hold('held-late', 1, () => undefined);
+    await task('held-late', 'TASK_STATE_WORKING', { holder: c.processId, expiresInMs: -1 });
+    await task('own-given-up', 'TASK_STATE_WORKING', { holder: c.processId, expiresInMs: -1 });
+    await task('own-fresh', 'TASK_STATE_SUBMITTED', { holder: c.processId, expiresInMs: 600_000 });
+    // Its heartbeat is live (its other runs keep it so): no other replica would take these rows.
+    await db.pool.query(
+      `INSERT INTO ${S}.lease_heartbeats (holder, expires_at) VALUES ($1, now() + interval '1 hour') ON CONFLICT (holder) DO UPDATE SET expires_at = excluded.expires_at`,
+      [c.processId],
+    );
+    c.attach(host);
+    await until(() => host.settled.length > 0, 'its own sweep');
+    expect(host.settled.map(([id]) => id)).toEqual(['own-given-up']);
+    const taken = (await db.pool.query(`SELECT lease_holder, lease_epoch, lease_takeovers FROM ${S}.tasks WHERE id = 'own-given-up'`)).rows[0];
+    expect(taken).toEqual({ lease_holder: c.processId, lease_epoch: host.settled[0]![1], lease_takeovers: 1 });
+    expect(host.settled[0]![1]).toBeGreaterThanOrEqual(FIRST_SEQUENCED_EPOCH);
+    expect(await leaseOf('held-late')).toMatchObject({ lease_holder: c.processId, lease_epoch: 1 });
+    expect(await leaseOf('own-fresh')).toMatchObject({ lease_holder: c.processId, lease_epoch: 1 });
+  });
+
+  it('a take-over whose settling failed is taken again by its next sweep, with a new epoch, not a lease later', async () => {
+    const c = await coordinator({ leaseTtlMs: 600_000 });
+    const tries: number[] = [];
+    c.attach({
+      settleOrphan: async (_id, epoch) => {
+        tries.push(epoch);
+        if (tries.length === 1) throw new Error('a transient error on the settling commit');
+      },
+    });
+    await task('orphan', 'TASK_STATE_WORKING', { holder: '424242', expiresInMs: -1 });
+    await until(() => tries.length >= 2, 'the settling to be tried again');
+    expect(tries[1]).toBeGreaterThan(tries[0]!);
+    expect((await db.pool.query(`SELECT lease_takeovers FROM ${S}.tasks WHERE id = 'orphan'`)).rows[0]).toEqual({ lease_takeovers: 2 });
+  });
+
   it('a new run (a claim) starts the count of take-overs again; an interrupted task keeps its run\'s lease, a terminal one releases it', async () => {
     const c = await coordinator();
     await task('t', 'TASK_STATE_INPUT_REQUIRED', { holder: c.processId, expiresInMs: 60_000, epoch: 3 });

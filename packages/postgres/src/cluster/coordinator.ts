@@ -22,6 +22,8 @@ export type { PostgresCoordinatorOptions } from './coordinator-options.js';
 const TAKE_OVER_BATCH = 100;
 /** Ids per catch-up statement. */
 const CATCH_UP_BATCH = 1_000;
+/** A row taken over by a sweep. */
+type TakenOver = { readonly id: string; readonly lease_epoch: number; readonly lease_takeovers: number };
 /** The longest wait between two tries of a failing sweep or catch-up. */
 const MAX_BACKOFF_MS = 5_000;
 
@@ -40,7 +42,11 @@ const MAX_BACKOFF_MS = 5_000;
  *   run;
  * - sweep: about every fifth of the lease (between 0.2 and 1 s), the
  *   submitted or working tasks whose lease expired are taken over (one
- *   replica wins each) and handed to the service to settle.
+ *   replica wins each) and handed to the service to settle; so are this
+ *   replica's own rows that no run here holds once their row's expiry
+ *   passed (a run given up here, a claim whose answer was lost, a failed
+ *   settling commit), whatever else it runs: every task whose run is gone
+ *   settles within two leases.
  * - names: with `replicaName`, the LISTEN connection holds an advisory
  *   lock on the name, the proof a start-up needs before it takes the
  *   unexpired leases of the name's earlier processes.
@@ -250,20 +256,34 @@ export class PostgresCoordinator implements TaskCoordinator {
     if (host === undefined) throw new Error('PostgresCoordinator: attach a service before recovering tasks');
     const settled: string[] = [];
     while (!this.draining && !this.closing) {
-      const { rows } = await this.background.pool.query<{ id: string; lease_epoch: number; lease_takeovers: number }>(
+      const { rows } = await this.background.pool.query<TakenOver>(
         prepared(this.sql.takeOver, [this.processId, this.leaseTtlMs, startup, TAKE_OVER_BATCH, this.leases.ids(), startup && this.listener.holdsLock ? this.replica?.predecessors ?? null : null]),
       );
-      await Promise.all(
-        rows.map(({ id, lease_epoch, lease_takeovers }) =>
-          host.settleOrphan(id, lease_epoch, lease_takeovers).then(
-            () => void settled.push(id),
-            (error: unknown) => this.logger?.warn({ taskId: id, error: String(error) }, 'Taskwire postgres: could not settle a task whose replica stopped; a later sweep tries again'),
-          ),
-        ),
-      );
+      await this.settle(host, rows, settled);
+      if (rows.length < TAKE_OVER_BATCH) break;
+    }
+    // Its own rows that no run here holds: a busy replica's heartbeat keeps them from everyone else.
+    while (!startup && !this.draining && !this.closing) {
+      const { rows } = await this.background.pool.query<TakenOver>(prepared(this.sql.takeOverOwn, [this.processId, this.leaseTtlMs, this.leases.ids(), TAKE_OVER_BATCH]));
+      await this.settle(host, rows, settled);
       if (rows.length < TAKE_OVER_BATCH) break;
     }
     return settled;
+  }
+
+  /** Hands the tasks just taken over to the service to settle (ids into `settled`); a failure is logged and the row's expiry made to pass now, fenced by the epoch, so the next self-sweep takes it anew. */
+  private async settle(host: CoordinatorHost, rows: readonly TakenOver[], settled: string[]): Promise<void> {
+    await Promise.all(
+      rows.map(({ id, lease_epoch, lease_takeovers }) =>
+        host.settleOrphan(id, lease_epoch, lease_takeovers).then(
+          () => void settled.push(id),
+          async (error: unknown) => {
+            this.logger?.warn({ taskId: id, error: String(error) }, 'Taskwire postgres: could not settle a task whose run stopped; a later sweep tries again');
+            await this.background.pool.query(prepared(this.sql.expireTaken, [id, this.processId, lease_epoch])).catch(() => undefined);
+          },
+        ),
+      ),
+    );
   }
 }
 
