@@ -79,7 +79,7 @@ describe('taskwire-mcp --http checks Host and Origin whatever --host is', () => 
     try {
       const lan = args.includes('--allowed-host');
       const token = args.includes('0.0.0.0') ? printedToken(running.stderr()) : undefined;
-      const auth = token ? { authorization: `Bearer ${token}` } : {};
+      const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
       const port = running.port;
       // DNS rebinding: a name that now resolves to this machine, with or without a page's Origin.
       expect((await post(port, { host: `rebound.attacker.example:${port}`, ...auth })).status).toBe(403);
