@@ -7,12 +7,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { TaskService, type Agent, type AgentCard } from '@taskwire/core';
+import { TaskService } from '@taskwire/core';
 import { webhookDelivery } from '@taskwire/core/push';
-import { sealLegacyPushSecrets, startWebhookReceiver } from '@taskwire/core/testing';
+import { pushTestCard, sealLegacyPushSecrets, startWebhookReceiver } from '@taskwire/core/testing';
 import { expect, it } from 'vitest';
 import { describePostgres } from './database-test-kit.js';
 import { createPostgresPushConfigStore, SEALED_STEP } from './push-store.js';
+import { holdOrComplete as agent, userMessage } from './push-test-kit.js';
 import { quoteSchema } from './schema-name.js';
 import { createPostgresTaskStore } from './task-store.js';
 
@@ -20,18 +21,7 @@ const run = promisify(execFile);
 const PGBIN = process.env.PGBIN ?? '/usr/lib/postgresql/15/bin';
 const key = Buffer.alloc(32, 7);
 const encryption = { current: 'k', keys: { k: key } };
-const card: AgentCard = {
-  name: 'push backup',
-  description: 'push secrets written back from a backup',
-  version: '1.0.0',
-  supportedInterfaces: [{ url: 'memory://push', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-  capabilities: { streaming: true, pushNotifications: true },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [],
-};
-const agent: Agent = async (ctx) => ctx.complete('done');
-const message = (text: string) => ({ messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text }] });
+const card = pushTestCard('push backup', 'push secrets written back from a backup');
 
 describePostgres('push secrets sealed once, at the upgrade', (db) => {
   it('legacy and plaintext rows are sealed once and the step recorded; written back from a dump later, they are refused, logged, never delivered', { timeout: 60_000 }, async () => {
@@ -45,7 +35,7 @@ describePostgres('push secrets sealed once, at the upgrade', (db) => {
       const plain = new TaskService({ store: tasks, agent, card });
       const ids: string[] = [];
       for (const _ of [1, 2]) {
-        const sent = await plain.unary('SendMessage', { message: message('go') }, { principal: { id: 'alice' } });
+        const sent = await plain.unary('SendMessage', { message: userMessage('go') }, { principal: { id: 'alice' } });
         if (!('task' in sent)) throw new Error('expected a task');
         ids.push(sent.task.id);
       }
