@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Origin } from './origin-servers.js';
 import { json, origin, runCli } from './origin-servers.js';
 
-/** Clipboard write (OSC 52), clear screen, carriage return over a forged line, bell, C1 CSI and NEL. */
-const EVIL = 'ok\u001b]52;c;ZXZpbA==\u0007\u001b[2J\rforged\u009b31m\u0085\u007fend';
+/** Clipboard write (OSC 52), clear screen, carriage return over a forged line, bell, C1 CSI and NEL, a right-to-left override and zero-width characters. */
+const EVIL = 'ok\u001b]52;c;ZXZpbA==\u0007\u001b[2J\rforged\u009b31m\u0085\u007f\u202e\u2066\u200b\ufeffend';
 /** Any control character but newline and tab. */
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+/** Bidi controls and zero-width characters (human output drops them; --json keeps them, being exact). */
+const HIDDEN = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
 
 let agent: Origin;
 let card: Record<string, unknown>;
@@ -39,16 +41,18 @@ beforeAll(async () => {
 afterAll(() => agent?.close());
 
 describe('the taskwire CLI against a hostile agent', () => {
-  it('human output (card, messages, artifacts, file names, errors) carries no control characters', async () => {
+  it('human output (card, messages, artifacts, file names, errors) carries no control, bidi or zero-width characters', async () => {
     const shown = await runCli(['card', agent.url]);
     expect(shown.code).toBe(0);
     expect(shown.out).not.toMatch(CONTROL);
+    expect(shown.out).not.toMatch(HIDDEN);
     expect(shown.out).toContain('Agent ok]52;c;ZXZpbA==[2Jforged31mend');
     expect(shown.out).toContain('skill ok');
 
     const sent = await runCli(['send', agent.url, 'hello', '--verbose']);
     expect(sent.code).toBe(0);
     expect(sent.out + sent.err).not.toMatch(CONTROL);
+    expect(sent.out + sent.err).not.toMatch(HIDDEN);
     expect(sent.out).toContain('said ok]52');
     expect(sent.out).toContain('--- art ok]52');
     expect(sent.out).toContain('[file ok]52');
@@ -61,6 +65,7 @@ describe('the taskwire CLI against a hostile agent', () => {
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('no such task ok]52');
     expect(missing.err).not.toMatch(CONTROL);
+    expect(missing.err).not.toMatch(HIDDEN);
   }, 120_000);
 
   it('--json output is the exact value the agent sent, with no raw control character', async () => {

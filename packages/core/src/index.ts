@@ -1,6 +1,7 @@
 export * from './schema/index.js';
 export * from './errors.js';
 export * from './clock.js';
+export * from './credential-expiry.js';
 export * from './auth.js';
 export * from './version.js';
 export * from './lifecycle/index.js';

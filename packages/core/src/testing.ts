@@ -7,3 +7,4 @@ export * from './store/store-conformance.js';
 export * from './push/push-store-conformance.js';
 export * from './push/push-secrets-conformance.js';
 export * from './push/webhook-receiver.js';
+export * from './push/push-test-card.js';

@@ -29,6 +29,27 @@ function showCard(report) {
   $('#iface').replaceChildren(el('option', { value: '' }, "the client's pick"), ...options);
 }
 
+/** The origin of `url` as the page shows it (the agent chose it: never trusted). */
+const originOf = (url) => (URL.canParse(url) ? new URL(url).origin : `an invalid URL (${url})`);
+
+// A card that names a client-credentials token URL is offered, with its origin, never filled in by itself:
+// the client id and secret would go there, to a place the agent chose.
+function offerCardTokenUrl(card) {
+  const grant = Object.values(card?.securitySchemes ?? {}).map((scheme) => scheme.oauth2SecurityScheme?.flows?.clientCredentials).find(Boolean);
+  const url = typeof grant?.tokenUrl === 'string' ? grant.tokenUrl : '';
+  session.cardTokenUrl = url;
+  $('#card-token-origin').textContent = url ? originOf(url) : '';
+  $('#card-token-url').hidden = !url || $('#token-url').value.trim() === url;
+}
+
+function useCardTokenUrl() {
+  const url = session.cardTokenUrl;
+  if (!url) return;
+  if (!confirm(`The agent's card names this token URL:\n${url}\n\nYour client id and secret would be sent to ${originOf(url)}. Use it?`)) return;
+  $('#token-url').value = url;
+  $('#card-token-url').hidden = true;
+}
+
 async function inspect(event) {
   event?.preventDefault();
   session.url = $('#agent-url').value.trim();
@@ -42,9 +63,7 @@ async function inspect(event) {
     const report = await api('/api/inspect', {});
     session.card = report.card;
     showCard(report);
-    // A card that names a client-credentials token URL fills it in (the id and secret are yours to type).
-    const grant = Object.values(report.card?.securitySchemes ?? {}).map((scheme) => scheme.oauth2SecurityScheme?.flows?.clientCredentials).find(Boolean);
-    if (grant && !$('#token-url').value) $('#token-url').value = grant.tokenUrl;
+    offerCardTokenUrl(report.card);
     for (const id of ['#run-checks', '#list-tasks', '#get-task', '#push-list', '#push-create']) $(id).disabled = !report.card;
   } catch (error) {
     notice(`Could not inspect ${session.url}: ${error.message}`);
@@ -225,6 +244,7 @@ async function runChecks() {
 }
 
 $('#agent-form').addEventListener('submit', inspect);
+$('#use-card-token-url').addEventListener('click', useCardTokenUrl);
 setupTasks();
 $('#composer').addEventListener('submit', send);
 $('#cancel').addEventListener('click', cancel);

@@ -17,7 +17,7 @@ export function el(tag, attrs = {}, ...children) {
  */
 export const TOKEN = new URLSearchParams(location.search).get('token') ?? '';
 
-export const session = { url: '', card: undefined, credentials: {}, task: undefined, stream: undefined, pageToken: '' };
+export const session = { url: '', card: undefined, credentials: {}, task: undefined, stream: undefined, pageToken: '', cardTokenUrl: '' };
 export const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
 export const INTERRUPTED = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
 

@@ -31,10 +31,10 @@ export class AgentLink {
     if (typeof target === 'object' && !(target instanceof URL)) this.current = target;
   }
 
-  /** The agent as named in messages: its URL (or its card's first interface). */
+  /** The agent as named in messages: the URL it was configured with (or the interface of the client given); never a name from its card. */
   get label(): string {
     if (typeof this.target === 'string' || this.target instanceof URL) return String(this.target);
-    return this.target.interface?.url ?? this.target.card?.name ?? 'the agent';
+    return this.target.interface?.url ?? 'the agent';
   }
 
   /** The card of the client made so far, if any. */

@@ -13,6 +13,18 @@ export interface McpCommand {
   /** Streamable HTTP on this port instead of stdio. */
   readonly httpPort: number | undefined;
   readonly host: string;
+  /** Host names --http also answers to (`--allowed-host`). */
+  readonly allowedHosts: readonly string[];
+  /** The token callers of --http must present (`--bridge-token` or TASKWIRE_MCP_TOKEN); undefined: none given. */
+  readonly bridgeToken: string | undefined;
+  /** The largest request body --http takes (bytes). */
+  readonly maxBodyBytes: number | undefined;
+  /** Idle time after which an --http session ends (ms). */
+  readonly sessionIdleMs: number | undefined;
+  /** Sessions --http keeps open at once. */
+  readonly maxSessions: number | undefined;
+  /** The name elicitations give the agent (`--name`); default its URL. */
+  readonly agentName: string | undefined;
   readonly toolPrefix: string;
   readonly timeoutMs: number | undefined;
   /** Re-read the card this often (ms); 0: never. */
@@ -29,7 +41,14 @@ and the tasks as resources. stdio by default.
 
 Options:
   --http <port>            serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio
-  --host <address>         the address --http listens on (default 127.0.0.1)
+  --host <address>         the address --http listens on (default 127.0.0.1); not loopback: a token is required
+  --allowed-host <name>    a host name --http also answers to besides loopback names and --host (repeatable)
+  --bridge-token <token>   the token MCP clients must send to --http as Authorization: Bearer (or set
+                           TASKWIRE_MCP_TOKEN); without it, a non-loopback --host gets a random one, printed once
+  --max-body <bytes>       the largest request body --http takes (default 4194304)
+  --session-idle <ms>      end an --http session after <ms> without requests (default 1800000)
+  --max-sessions <n>       --http sessions open at once (default 100)
+  --name <name>            how questions from the agent name it to the user (default: its URL)
   --token <token>          send Authorization: Bearer <token> (or set TASKWIRE_TOKEN)
   --api-key <key>          send x-api-key (or set TASKWIRE_API_KEY)
   --client-id <id>         get tokens with OAuth 2.0 client credentials; the secret comes from
@@ -75,6 +94,12 @@ export function parseMcpArgs(argv: readonly string[], env: Env): McpCommand {
         help: { type: 'boolean', short: 'h' },
         http: { type: 'string' },
         host: { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true },
+        'bridge-token': { type: 'string' },
+        'max-body': { type: 'string' },
+        'session-idle': { type: 'string' },
+        'max-sessions': { type: 'string' },
+        name: { type: 'string' },
         token: { type: 'string' },
         'api-key': { type: 'string' },
         'client-id': { type: 'string' },
@@ -115,6 +140,12 @@ export function parseMcpArgs(argv: readonly string[], env: Env): McpCommand {
     agentUrl,
     httpPort: wholeNumber('http', values.http),
     host: values.host ?? '127.0.0.1',
+    allowedHosts: values['allowed-host'] ?? [],
+    bridgeToken: values['bridge-token'] ?? (env.TASKWIRE_MCP_TOKEN || undefined),
+    maxBodyBytes: wholeNumber('max-body', values['max-body']),
+    sessionIdleMs: wholeNumber('session-idle', values['session-idle']),
+    maxSessions: wholeNumber('max-sessions', values['max-sessions']),
+    agentName: values.name,
     toolPrefix: values.prefix ?? '',
     timeoutMs,
     cardRefreshMs: wholeNumber('card-refresh', values['card-refresh']) ?? DEFAULT_CARD_REFRESH_MS,

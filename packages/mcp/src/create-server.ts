@@ -24,12 +24,17 @@ export interface CreateMcpServerOptions extends RegisterAgentOptions {
   readonly agent: AgentTarget | AgentLink;
   /** How to connect when `agent` is a URL: credentials (`auth`, `headers`), preferred bindings, timeouts... */
   readonly client?: CreateClientOptions;
-  /** The MCP server's name. Default: the card's name (`a2a-agent` without a card). */
+  /** The MCP server's name. Default: `a2a-bridge <host>` from the agent's configured URL (never the card's name, which the agent chooses). */
   readonly name?: string;
   /** Told, at `warn`, when the agent cannot be reached at start (the server starts anyway). */
   readonly logger?: Logger;
   /** Offer MCP tasks (task-augmented `tools/call`, `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`). Default: true. */
   readonly tasks?: boolean;
+}
+
+/** The default server name: `a2a-bridge` and the host of the configured URL. */
+function bridgeName(label: string): string {
+  return URL.canParse(label) ? `a2a-bridge ${new URL(label).host}` : 'a2a-bridge';
 }
 
 /**
@@ -55,7 +60,7 @@ export async function createMcpServer(options: CreateMcpServerOptions): Promise<
   }
   const taskStore = options.tasks === false ? undefined : new BridgeTaskStore();
   const server = new McpServer(
-    { name: options.name ?? link.card?.name ?? 'a2a-agent', version: VERSION, ...(link.card?.description && { description: link.card.description }) },
+    { name: options.name ?? bridgeName(link.label), version: VERSION, description: `A bridge to the remote A2A agent at ${link.label}` },
     {
       capabilities: { logging: {}, ...(taskStore && { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }) },
       ...(taskStore && { taskStore, taskMessageQueue: new InMemoryTaskMessageQueue() }),

@@ -1,9 +1,12 @@
 // `taskwire-mcp <agent-url>` as a function: the bridge on stdio, or Streamable HTTP with --http.
+import { randomBytes } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { stripControls } from '@taskwire/client';
 import type { Logger } from '@taskwire/core';
 import { AgentLink } from './agent-link.js';
 import { parseMcpArgs, USAGE, UsageError } from './cli-args.js';
 import { createMcpServer } from './create-server.js';
+import type { SessionContext } from './http-server.js';
 import { isLoopback, serveHttp } from './http-server.js';
 
 /** Where the command writes (stdout is MCP's own on stdio: the command writes there only with --help). */
@@ -15,9 +18,10 @@ export interface McpCliIo {
   readonly signal?: AbortSignal;
 }
 
-/** One line per log entry on stderr. */
+/** One line per log entry on stderr, without the control, bidi or zero-width characters an agent may have put in it. */
 function stderrLogger(stderr: McpCliIo['stderr']): Logger {
-  const line = (level: string) => (fields: object, message?: string) => void stderr.write(`taskwire-mcp ${level}: ${message ?? ''} ${JSON.stringify(fields)}\n`);
+  const line = (level: string) => (fields: object, message?: string) =>
+    void stderr.write(`${stripControls(`taskwire-mcp ${level}: ${message ?? ''} ${JSON.stringify(fields)}`).replaceAll('\n', ' ')}\n`);
   return { warn: line('warn'), error: line('error') };
 }
 
@@ -42,17 +46,40 @@ export async function runMcp(argv: readonly string[], io: McpCliIo): Promise<num
   const logger = stderrLogger(io.stderr);
   const link = new AgentLink(command.agentUrl, command.client);
   if (command.cardRefreshMs > 0) link.refreshEvery(command.cardRefreshMs);
-  const newServer = () => createMcpServer({ agent: link, toolPrefix: command.toolPrefix, ...(command.timeoutMs !== undefined && { timeoutMs: command.timeoutMs }), logger });
+  const newServer = (session?: SessionContext) =>
+    createMcpServer({
+      agent: link,
+      toolPrefix: command.toolPrefix,
+      ...(command.timeoutMs !== undefined && { timeoutMs: command.timeoutMs }),
+      ...(command.agentName !== undefined && { agentName: command.agentName }),
+      ...(session && { scope: session.scope }),
+      logger,
+    });
   const stopped = new Promise<void>((resolve) => {
     if (io.signal?.aborted) resolve();
     io.signal?.addEventListener('abort', () => resolve(), { once: true });
   });
   if (command.httpPort !== undefined) {
-    const bridge = await serveHttp({ port: command.httpPort, host: command.host, newServer, logger });
-    io.stderr.write(`taskwire-mcp: serving ${command.agentUrl} over Streamable HTTP at ${bridge.url}\n`);
-    if (!isLoopback(command.host)) {
-      io.stderr.write('taskwire-mcp: warning: this address is not loopback; whoever reaches it calls the agent with the credentials given here\n');
-    }
+    // Off loopback a token is a must: made here when none was given, and printed once.
+    const made = command.bridgeToken === undefined && !isLoopback(command.host) ? randomBytes(32).toString('base64url') : undefined;
+    const token = command.bridgeToken ?? made;
+    const bridge = await serveHttp({
+      port: command.httpPort,
+      host: command.host,
+      allowedHosts: command.allowedHosts,
+      newServer,
+      logger,
+      ...(token !== undefined && { token }),
+      ...(command.maxBodyBytes !== undefined && { maxBodyBytes: command.maxBodyBytes }),
+      ...(command.sessionIdleMs !== undefined && { sessionIdleMs: command.sessionIdleMs }),
+      ...(command.maxSessions !== undefined && { maxSessions: command.maxSessions }),
+    });
+    // One write, so that whoever reads the start lines gets them together.
+    const lines = [`taskwire-mcp: serving ${command.agentUrl} over Streamable HTTP at ${bridge.url}`];
+    if (made) lines.push(`taskwire-mcp: MCP clients must send Authorization: Bearer ${made} (shown once; set --bridge-token or TASKWIRE_MCP_TOKEN to choose it)`);
+    else if (token !== undefined) lines.push('taskwire-mcp: MCP clients must send Authorization: Bearer <the token given>');
+    if (!isLoopback(command.host)) lines.push('taskwire-mcp: warning: this address is not loopback; whoever has the token calls the agent with the credentials given here');
+    io.stderr.write(`${lines.join('\n')}\n`);
     await stopped;
     await bridge.close();
   } else {

@@ -9,6 +9,8 @@ import { describeFailure } from './failure.js';
 import type { MessageArgs, TurnContext } from './send-turn.js';
 import { runTurn } from './send-turn.js';
 import { messageTaskHandler } from './task-run.js';
+import type { TaskScope } from './task-scope.js';
+import { notYours } from './task-scope.js';
 import type { BridgeTaskStore } from './task-store.js';
 import { registerTaskTools, withAgent } from './task-tools.js';
 import { SEND_MESSAGE, sendMessageDescription, skillDescription, skillToolNames } from './tool-names.js';
@@ -30,6 +32,15 @@ export interface RegisterAgentOptions {
    * MCP task that follows the A2A task. {@link createMcpServer} sets it up.
    */
   readonly taskStore?: BridgeTaskStore;
+  /**
+   * The A2A tasks and contexts this server's session may use (see
+   * `TaskOwners`): the Streamable HTTP endpoint gives each session one, since
+   * all sessions reach the agent as the same caller. Default: all of them
+   * (one session, as on stdio).
+   */
+  readonly scope?: TaskScope;
+  /** How elicitations name the agent: the name the user configured it under. Default: the URL it was configured with (never its card's name). */
+  readonly agentName?: string;
 }
 
 /** What {@link registerAgent} returns. */
@@ -76,8 +87,10 @@ export function registerAgent(server: McpServer, link: AgentLink, options: Regis
       ...call,
       toolName: name,
       agent: link.label,
+      ...(options.agentName !== undefined && { agentName: options.agentName }),
       timeoutMs,
       canElicit: formElicitation(server),
+      scope: options.scope,
       onTask: (id) => (onTask(id), call.onTask(id)),
     });
 
@@ -113,7 +126,7 @@ export function registerAgent(server: McpServer, link: AgentLink, options: Regis
   };
 
   syncTools(link.card);
-  registerTaskTools(server, { link, prefix, onTask });
+  registerTaskTools(server, { link, prefix, onTask, scope: options.scope });
   const cardUri = options.cardUri ?? `a2a://${prefix}card`;
   server.registerResource('agent-card', cardUri, { title: 'The A2A agent card', mimeType: 'application/json' }, async (uri) => {
     try {
@@ -128,6 +141,7 @@ export function registerAgent(server: McpServer, link: AgentLink, options: Regis
   });
   server.registerResource('a2a-task', template, { title: 'An A2A task this session touched', mimeType: 'application/json' }, async (uri, { taskId }) => {
     const id = decodeURIComponent(String(taskId));
+    if (options.scope && !options.scope.mayUseTask(id)) throw new Error(notYours('task', id));
     const result = await withAgent(link, async (client) => ({ content: [{ type: 'text', text: JSON.stringify(await client.getTask({ id }), null, 2) }] }));
     const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
     if (result.isError) throw new Error(text);

@@ -10,6 +10,8 @@ import type { Message, Part, StreamResponse, Task } from '@taskwire/core';
 import { isSettled } from '@taskwire/core';
 import { errorResult, messageResult, metaOfTask, stateName, taskResult, textOf } from './content.js';
 import { describeFailure } from './failure.js';
+import type { TaskScope } from './task-scope.js';
+import { notYours } from './task-scope.js';
 
 /** The arguments of a message tool (see `messageToolShape`). */
 export interface MessageArgs {
@@ -25,8 +27,10 @@ export interface TurnContext {
   readonly client: A2AClient;
   /** The tool's name, for "call <tool> again with taskId". */
   readonly toolName: string;
-  /** The agent, as named in error messages. */
+  /** The agent, as named in error messages: its configured URL. */
   readonly agent: string;
+  /** The name the user configured the agent under, for elicitations (default: `agent`). */
+  readonly agentName?: string | undefined;
   /** Gives up waiting after this many ms (the task goes on); 0 or undefined: no limit. */
   readonly timeoutMs?: number | undefined;
   /** Whether the client declared elicitation (then input-required is asked there). */
@@ -36,6 +40,8 @@ export interface TurnContext {
   /** Called with the task after each event of the stream, and the event's progress line (an MCP task follows its state). */
   readonly onUpdate?: ((task: Task, line: string | undefined) => void) | undefined;
   readonly extra: RequestHandlerExtra<ServerRequest, ServerNotification>;
+  /** The tasks and contexts this session may use (Streamable HTTP); undefined: all of them (stdio, your own server). */
+  readonly scope?: TaskScope | undefined;
 }
 
 /** Elicitation rounds one call may take before it hands the question to the model. */
@@ -90,7 +96,10 @@ async function oneTurn(ctx: TurnContext, message: Message, signal: AbortSignal, 
     if ('message' in response) return { message: response.message };
     const before = task?.id;
     task = track(task, response) ?? task;
-    if (task && task.id !== before) ctx.onTask(task.id);
+    if (task && task.id !== before) {
+      ctx.scope?.claim(task.id, task.contextId);
+      ctx.onTask(task.id);
+    }
     const line = progressMessage(response);
     if (task) ctx.onUpdate?.(task, line);
     if (token !== undefined && line !== undefined) {
@@ -101,6 +110,17 @@ async function oneTurn(ctx: TurnContext, message: Message, signal: AbortSignal, 
   // The stream ended before the task settled (an agent that closes streams early): wait for it.
   if (task && !isSettled(task.status.state)) task = await ctx.client.waitForTask(task.id, { signal });
   return task ? { task } : {};
+}
+
+/**
+ * What an elicitation says: that a remote A2A agent asks, named as the user
+ * configured it (a name given to the bridge, and its configured URL), then
+ * the agent's question as its own quoted words. The agent's card never
+ * names it here, so it cannot pass for the MCP client or another tool.
+ */
+export function elicitationMessage(ctx: Pick<TurnContext, 'agent' | 'agentName'>, question: string): string {
+  const who = ctx.agentName && ctx.agentName !== ctx.agent ? `"${ctx.agentName}" (${ctx.agent})` : ctx.agent;
+  return `A remote A2A agent, ${who}, is asking (its words, not this application's):\n${question}`;
 }
 
 /**
@@ -115,7 +135,7 @@ async function elicit(ctx: TurnContext, task: Task, signal: AbortSignal): Promis
       method: 'elicitation/create',
       params: {
         mode: 'form',
-        message: question,
+        message: elicitationMessage(ctx, question),
         requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: 'Answer', description: question } }, required: ['answer'] },
       },
     },
@@ -162,6 +182,8 @@ export async function runTurn(args: MessageArgs, ctx: TurnContext): Promise<Call
   } catch (error) {
     return errorResult((error as Error).message);
   }
+  if (args.taskId !== undefined && ctx.scope && !ctx.scope.mayUseTask(args.taskId)) return errorResult(notYours('task', args.taskId));
+  if (args.contextId !== undefined && ctx.scope && !ctx.scope.mayUseContext(args.contextId)) return errorResult(notYours('context', args.contextId));
   const timeout = ctx.timeoutMs ? AbortSignal.timeout(ctx.timeoutMs) : undefined;
   const signal = timeout ? AbortSignal.any([ctx.extra.signal, timeout]) : ctx.extra.signal;
   let sent = 0;

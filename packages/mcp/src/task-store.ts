@@ -25,14 +25,47 @@ interface Binding {
  * (`tasks/cancel`) aborts its run, which cancels the A2A task. A plain
  * `tools/call` of a task-capable tool also passes through here (the SDK
  * routes it so); it is kept out of `tasks/list` and forgotten once its
- * result is read. Tasks live in memory for their `ttl` (default: one hour).
+ * result is read. Tasks live in memory for their `ttl` (default: one hour,
+ * at most one day): the SDK's record and the bridge's binding both go then.
  */
 export class BridgeTaskStore implements TaskStore {
   private readonly inner = new InMemoryTaskStore();
   private readonly bindings = new Map<string, Binding>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
 
-  /** @param defaultTtlMs how long a task is kept when its creator asked for no `ttl` (default one hour). */
-  constructor(private readonly defaultTtlMs = 3_600_000) {}
+  /**
+   * @param defaultTtlMs how long a task is kept when its creator asked for no `ttl` (default one hour).
+   * @param maxTtlMs the longest `ttl` a client may ask for (default one day); longer ones are cut to it.
+   */
+  constructor(
+    private readonly defaultTtlMs = 3_600_000,
+    private readonly maxTtlMs = 86_400_000,
+  ) {}
+
+  /** How many MCP tasks (with their bindings) the store holds. */
+  get size(): number {
+    return this.bindings.size;
+  }
+
+  /**
+   * Forgets task `taskId` once its lifetime is over: a plain call's record
+   * after `ms` (it is normally read and dropped at once), a task's binding
+   * once the SDK's store has dropped its record (`ttl` after it ended).
+   */
+  private expire(taskId: string, ms: number): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(taskId);
+      const binding = this.bindings.get(taskId);
+      if (!binding) return;
+      if (binding.plain) return void this.bindings.delete(taskId);
+      void this.inner.getTask(taskId).then(
+        (task) => (task === null ? void this.bindings.delete(taskId) : this.expire(taskId, ms)),
+        () => void this.bindings.delete(taskId),
+      );
+    }, ms);
+    timer.unref?.();
+    this.timers.set(taskId, timer);
+  }
 
   /** Creates the MCP task of a `tools/call`; task-augmented or not is read from the request. */
   async createTask(params: CreateTaskOptions, requestId: RequestId, request: Request, sessionId?: string): Promise<Task> {
@@ -41,10 +74,13 @@ export class BridgeTaskStore implements TaskStore {
       const now = new Date().toISOString();
       const task: Task = { taskId: globalThis.crypto.randomUUID(), status: 'working', ttl: null, createdAt: now, lastUpdatedAt: now };
       this.bindings.set(task.taskId, { plain: true, abort, task });
+      this.expire(task.taskId, this.defaultTtlMs);
       return { ...task };
     }
-    const task = await this.inner.createTask({ ...params, ttl: params.ttl ?? this.defaultTtlMs }, requestId, request, sessionId);
+    const ttl = Math.min(params.ttl ?? this.defaultTtlMs, this.maxTtlMs);
+    const task = await this.inner.createTask({ ...params, ttl }, requestId, request, sessionId);
     this.bindings.set(task.taskId, { plain: false, abort });
+    this.expire(task.taskId, ttl);
     return task;
   }
 
@@ -63,7 +99,11 @@ export class BridgeTaskStore implements TaskStore {
   async getTaskResult(taskId: string, sessionId?: string): Promise<Result> {
     const binding = this.bindings.get(taskId);
     const result = binding?.result ?? (await this.inner.getTaskResult(taskId, sessionId));
-    if (binding?.plain) this.bindings.delete(taskId);
+    if (binding?.plain) {
+      this.bindings.delete(taskId);
+      clearTimeout(this.timers.get(taskId));
+      this.timers.delete(taskId);
+    }
     return result;
   }
 
@@ -130,6 +170,8 @@ export class BridgeTaskStore implements TaskStore {
 
   /** Drops every task and its timers. Runs under way end on their own; their A2A tasks are not canceled. */
   cleanup(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
     this.bindings.clear();
     this.inner.cleanup();
   }

@@ -17,7 +17,7 @@ afterAll(async () => {
 describe.each([
   ['stdio', () => overStdio([agent.baseUrl])],
   ['Streamable HTTP', () => overHttp(agent.baseUrl)],
-] as const)('the bridge over %s', { timeout: 60_000 }, (_, connect) => {
+] as const)('the bridge over %s', { timeout: 60_000 }, (binding, connect) => {
   let mcp: Connected;
   beforeAll(async () => {
     mcp = await connect();
@@ -82,10 +82,19 @@ describe.each([
     expect(textOf(auth)).toContain('The agent needs authorization');
   });
 
-  it('cancel_task cancels a running task; list_tasks lists tasks', async () => {
+  it('cancel_task cancels a running task; list_tasks lists tasks (over HTTP, those of its own session only)', async () => {
     const a2a = await createClient(agent.baseUrl);
     const started = await a2a.sendMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'slow 100 1000' }] }, configuration: { returnImmediately: true } });
     const id = 'task' in started ? started.task.id : '';
+    if (binding === 'Streamable HTTP') {
+      // A task the session did not start is not its to cancel (sessions share the agent credentials).
+      const refused = await call(mcp.client, 'cancel_task', { taskId: id });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('This session cannot use task');
+      await a2a.cancelTask({ id });
+      await a2a.close();
+      return;
+    }
     const canceled = await call(mcp.client, 'cancel_task', { taskId: id });
     expect(canceled._meta).toMatchObject({ state: 'canceled', taskId: id });
     const listed = await call(mcp.client, 'list_tasks', { state: 'canceled' });

@@ -1,5 +1,6 @@
 // What goes wrong gives readable isError results, never a crash or a hang:
 // an unreachable agent, a timeout, missing credentials. Real bridge processes.
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { RunningAgent } from '@taskwire/reference-agent/serve';
@@ -86,6 +87,36 @@ describe('taskwire-mcp on stdio', { timeout: 60_000 }, () => {
       expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'files[0] needs exactly one of url or data (base64)' }] });
     } finally {
       await mcp.close();
+    }
+  });
+});
+
+describe('taskwire-mcp and a hostile agent', { timeout: 60_000 }, () => {
+  it('what the agent wrote reaches stderr and error results without control, bidi or zero-width characters', async () => {
+    const evil = 'Evil\u001b]52;c;ZXZpbA==\u0007\u001b[2J\rforged\u009b31m\u202e\u2066\u200b\ufeffend';
+    const card = {
+      name: evil,
+      description: 'd',
+      version: '1',
+      supportedInterfaces: [{ url: 'http://127.0.0.1:1/a2a', protocolBinding: `NOPE${evil}`, protocolVersion: '1.0' }],
+      capabilities: {},
+      skills: [],
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+    };
+    const server = createHttpServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const mcp = await overStdio([`http://127.0.0.1:${(server.address() as AddressInfo).port}`]);
+    try {
+      const result = await call(mcp.client, 'send_message', { message: 'hi' });
+      expect(result.isError).toBe(true);
+      for (const text of [mcp.stderr(), textOf(result)]) {
+        expect(text).toContain('Evil]52;c;ZXZpbA==[2Jforged31mend');
+        expect(text).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/);
+      }
+    } finally {
+      await mcp.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });

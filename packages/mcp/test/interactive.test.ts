@@ -32,7 +32,9 @@ describe('input-required with a client that declares elicitation', () => {
     });
     try {
       const result = await call(mcp.client, 'quote', { message: 'provide a sunset quote' });
-      expect(asked).toEqual(['Do you want Instagram, Pinterest, or General?']);
+      // Said to come from the remote agent at its configured URL, in its own words; never under its card's name.
+      expect(asked).toEqual([`A remote A2A agent, ${agent.baseUrl}, is asking (its words, not this application's):\nDo you want Instagram, Pinterest, or General?`]);
+      expect(mcp.client.getServerVersion()?.name).toBe(`a2a-bridge ${new URL(agent.baseUrl).host}`);
       expect(result._meta).toMatchObject({ state: 'completed' });
     } finally {
       await mcp.close();

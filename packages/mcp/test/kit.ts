@@ -48,10 +48,10 @@ export async function overStdio(args: readonly string[], env: Record<string, str
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
-/** Serves the bridge for `agentUrl` over Streamable HTTP in this process and connects an MCP client to it. */
+/** Serves the bridge for `agentUrl` over Streamable HTTP in this process (each session scoped to its own tasks, as the command does) and connects an MCP client to it. */
 export async function overHttp(agentUrl: string, options?: Capabilities, timeoutMs?: number): Promise<Connected & { bridge: HttpBridge }> {
   const link = new AgentLink(agentUrl);
-  const bridge = await serveHttp({ port: 0, newServer: () => createMcpServer({ agent: link, ...(timeoutMs !== undefined && { timeoutMs }) }) });
+  const bridge = await serveHttp({ port: 0, newServer: ({ scope }) => createMcpServer({ agent: link, scope, ...(timeoutMs !== undefined && { timeoutMs }) }) });
   const client = new Client({ name: 'mcp-test', version: '1.0.0' }, options);
   await client.connect(new StreamableHTTPClientTransport(new URL(bridge.url)));
   return {

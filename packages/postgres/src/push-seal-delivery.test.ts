@@ -1,25 +1,16 @@
-import { TaskService, type Agent, type AgentCard } from '@taskwire/core';
+import { TaskService } from '@taskwire/core';
 import { webhookDelivery } from '@taskwire/core/push';
-import { startWebhookReceiver } from '@taskwire/core/testing';
+import { pushTestCard, startWebhookReceiver } from '@taskwire/core/testing';
 import { expect, it } from 'vitest';
 import { describePostgres } from './database-test-kit.js';
 import { createPostgresPushConfigStore } from './push-store.js';
+import { holdOrComplete, userMessage } from './push-test-kit.js';
 import { quoteSchema } from './schema-name.js';
 import { createPostgresTaskStore } from './task-store.js';
 
-const card: AgentCard = {
-  name: 'sealed push',
-  description: 'sealed push secrets test',
-  version: '1.0.0',
-  supportedInterfaces: [{ url: 'memory://push', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-  capabilities: { streaming: true, pushNotifications: true },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [],
-};
-/** `hold` waits for input; the next message completes the task. */
-const agent: Agent = async (ctx) => (ctx.text === 'hold' ? ctx.inputRequired('send more') : ctx.complete('done'));
-const message = (text: string, taskId?: string) => ({ messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text }], ...(taskId ? { taskId } : {}) });
+const card = pushTestCard('sealed push', 'sealed push secrets test');
+const agent = holdOrComplete;
+const message = userMessage;
 
 /** Closes each in turn (the service before its stores, the stores before the receivers). */
 async function closeInOrder(...things: { close(): Promise<unknown> }[]): Promise<void> {

@@ -50,6 +50,11 @@ export function pushStatements(S: string, maxDeadLetters: number) {
     expiredClaims: `SELECT task_id, config_id FROM ${S}.push_configs WHERE claim_holder IS NOT NULL AND claim_expires_at < now() ORDER BY claim_expires_at LIMIT 1000`,
     // Sealed push secrets in the legacy format (`tw1:`), and their compare-and-set reseal: $1 task, $2 config, $3 owner, $4 config read, $5 resealed.
     legacySealed: `SELECT task_id, config_id, ${columns} FROM ${S}.push_configs WHERE config LIKE '%"sealed":"tw1:%'`,
+    // Rows whose secrets are not sealed in the current format: legacy (`tw1`) and plaintext ones (written before encryption was on).
+    unsealed: `SELECT task_id, config_id, ${columns} FROM ${S}.push_configs WHERE config NOT LIKE '%"sealed":"tw2:%'`,
+    // The one-time sealing step, recorded beside the contract steps: $1 the step.
+    stepRecorded: `SELECT 1 FROM ${S}.taskwire_contract_steps WHERE step = $1`,
+    recordStep: `INSERT INTO ${S}.taskwire_contract_steps (step) VALUES ($1) ON CONFLICT (step) DO NOTHING`,
     reseal: `UPDATE ${S}.push_configs SET config = $5 WHERE task_id = $1 AND config_id = $2 AND owner = $3 AND config = $4`,
     /** The newest `$n` letters (all with null), oldest first, optionally of one task. */
     letters: (byTask: boolean) =>

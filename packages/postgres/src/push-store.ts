@@ -9,7 +9,7 @@ import {
   type PushDeadLetter,
   type StoredPushConfig,
 } from '@taskwire/core';
-import { openPushSecrets, pushSecretBox, type PushEncryptionOptions, type PushSecretBox } from '@taskwire/core/push';
+import { openPushSecrets, pushSecretBox, PushSecretError, type PushEncryptionOptions, type PushSecretBox } from '@taskwire/core/push';
 import type pg from 'pg';
 import type { PostgresCoordinator } from './cluster/coordinator.js';
 import type { Connection, PostgresConnectionOptions } from './connection.js';
@@ -35,6 +35,24 @@ export interface PostgresPushConfigStoreOptions extends PostgresConnectionOption
    * behind request traffic.
    */
   readonly coordinator?: Pick<PostgresCoordinator, 'backgroundQuery'>;
+}
+
+/** The step recorded (in `taskwire_contract_steps`) once a schema's push secrets were all sealed in the current format. */
+export const SEALED_STEP = 'push-secrets-sealed';
+
+function hasPlainSecrets(config: PushConfig): boolean {
+  return (config as { sealed?: string }).sealed === undefined && (config.token !== undefined || config.authentication !== undefined);
+}
+
+/** With encryption, after the one-time step: a legacy-sealed or plaintext secret is one nobody sealed for this row, and is refused. */
+function refuseUnsealed(config: PushConfig & { sealed?: string }): void {
+  const where = `the push config ${config.id} of task ${config.taskId}`;
+  if (config.sealed?.startsWith('tw1:')) {
+    throw new PushSecretError(`${where} has secrets sealed by an earlier release, written after this schema's one-time sealing step (from a backup?): it is never resealed and nothing is sent; set the config again to repair it`);
+  }
+  if (hasPlainSecrets(config)) {
+    throw new PushSecretError(`${where} has secrets stored without encryption, written after this schema's one-time sealing step (from a backup, or by a process without the encryption option?): nothing is sent; set the config again to repair it`);
+  }
 }
 
 interface ConfigRow {
@@ -76,23 +94,30 @@ export class PostgresPushConfigStore implements PushConfigStore {
   }
 
   /**
-   * Seals again, bound to their owner and URL, the secrets that an earlier
-   * release sealed with task and config alone (see
-   * `PushSecretBox.resealLegacy`); runs when the store opens with
-   * `encryption`, and again whenever called (after the last replica of the
-   * earlier release has stopped). Each row is replaced only if it is
-   * unchanged since it was read. Resolves how many rows it resealed.
+   * The one-time sealing step of a schema, run when the store first opens
+   * with `encryption`: seals, bound to their owner and URL, the secrets that
+   * an earlier release sealed with task and config alone (see
+   * `PushSecretBox.resealLegacy`) and those stored before encryption was
+   * turned on; then records the step ({@link SEALED_STEP}). Once it is
+   * recorded it never runs again, so a legacy or plaintext value that
+   * appears later (written back from a backup, say) is never vouched for:
+   * reading it fails and its delivery sends nothing. Each row is replaced
+   * only if it is unchanged since it was read. Resolves how many rows it
+   * sealed (0 once the step is recorded).
    */
   async resealLegacySecrets(): Promise<number> {
     if (!this.box) return 0;
-    const { rows } = await this.query<ConfigRow & { task_id: string; config_id: string }>(this.sql.legacySealed, [], 'reading push configs to reseal');
+    if ((await this.query(this.sql.stepRecorded, [SEALED_STEP], 'reading the push sealing step')).rowCount) return 0;
+    const { rows } = await this.query<ConfigRow & { task_id: string; config_id: string }>(this.sql.unsealed, [], 'reading push configs to seal');
     let resealed = 0;
     for (const row of rows) {
-      const entry = this.box.resealLegacy({ owner: row.owner, delivered: 0, config: JSON.parse(row.config) as PushConfig });
+      const stored = { owner: row.owner, delivered: 0, config: JSON.parse(row.config) as PushConfig };
+      const entry = this.box.resealLegacy(stored) ?? (hasPlainSecrets(stored.config) ? this.box.seal(stored) : undefined);
       if (!entry) continue;
       const values = [row.task_id, row.config_id, row.owner, row.config, JSON.stringify(entry.config)];
-      resealed += (await this.query(this.sql.reseal, values, 'resealing a push config')).rowCount ?? 0;
+      resealed += (await this.query(this.sql.reseal, values, 'sealing a push config')).rowCount ?? 0;
     }
+    await this.query(this.sql.recordStep, [SEALED_STEP], 'recording the push sealing step');
     return resealed;
   }
 
@@ -237,6 +262,7 @@ export class PostgresPushConfigStore implements PushConfigStore {
   }
 
   private entry(row: ConfigRow): StoredPushConfig {
+    if (this.box) refuseUnsealed(JSON.parse(row.config) as PushConfig & { sealed?: string });
     const entry: StoredPushConfig = { owner: row.owner, delivered: Number(row.delivered), config: JSON.parse(row.config) as PushConfig };
     return openPushSecrets(entry, this.box);
   }

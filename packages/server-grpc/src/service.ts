@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AuthPolicy, Logger, MethodName, StreamEvent, StreamMethodName, TaskService, UnaryMethodName } from '@taskwire/core';
-import { A2AError, GRPC_STATUS, METHOD_NAMES } from '@taskwire/core';
+import { A2AError, GRPC_STATUS, METHOD_NAMES, untilCredentialExpires } from '@taskwire/core';
 import { afterSequenceOf, GrpcCallContext } from './call.js';
 import { startGrpcCall, streamTelemetryOf } from './call-telemetry.js';
 import { encodeStatusDetails, encodeStreamEvent, forTrailers, RPC_CODECS } from './convert.js';
@@ -128,8 +128,10 @@ function handlers(service: TaskService, options: A2AServiceOptions): grpc.Untype
       let params = paramsOf(call.request);
       const after = method === 'SubscribeToTask' ? afterSequenceOf(call) : undefined;
       if (after !== undefined) params = { ...(params as object), afterSequence: after };
-      const events = await service.stream(method, params, context);
-      for await (const event of streamTelemetryOf(context)?.follow(events) ?? events) {
+      const opened = await service.stream(method, params, context);
+      // A stream opened with a credential that has an `exp` ends then, with UNAUTHENTICATED.
+      const events = untilCredentialExpires(streamTelemetryOf(context)?.follow(opened) ?? opened, context.principal);
+      for await (const event of events) {
         if (signal.aborted) break;
         if (!call.write({ event, withSequence } satisfies Outgoing)) await drained(call, signal);
       }

@@ -1,5 +1,5 @@
 import type { CallContext, StreamEvent, StreamMethodName, UnaryMethodName } from '@taskwire/core';
-import { A2AError, HEADER_GETTER, startServerCall, v03ParamsToV1, v1ResultToV03, v1StreamEventToV03 } from '@taskwire/core';
+import { A2AError, HEADER_GETTER, startServerCall, untilCredentialExpires, v03ParamsToV1, v1ResultToV03, v1StreamEventToV03 } from '@taskwire/core';
 import type { HttpRequest } from './http-types.js';
 import { header } from './http-types.js';
 import type { ResolvedOptions } from './options.js';
@@ -77,6 +77,8 @@ export class Dispatcher {
       throw error;
     }
     if (observed) events = observed.follow(events);
+    // A stream opened with a credential that has an `exp` ends then, with the Unauthenticated error frame.
+    events = untilCredentialExpires(events, context.principal, abort);
     const payload = call.legacy ? (e: StreamEvent) => v1StreamEventToV03(e.response) : (e: StreamEvent) => e.response;
     const encoder: SseEncoder = { event: (e) => framing.frame(e.sequence, payload(e)), error: framing.error };
     const stream = new SseStream(events, encoder, abort, this.options.heartbeatMs, this.options.logger);

@@ -1,13 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AuthPolicy, CallContext } from '@taskwire/core';
-import { A2AError, authenticateRequest, clientCertificateOf, negotiateVersion } from '@taskwire/core';
+import { A2AError, assertNotExpired, authenticateRequest, clientCertificateOf, expiryOf, negotiateVersion } from '@taskwire/core';
 import { TRPCError } from '@trpc/server';
 import type { CreateWSSContextFnOptions } from '@trpc/server/adapters/ws';
 import type { WebSocket } from 'ws';
 import type { ConnectionSlots } from './connection.js';
 import { closeCodeOf, closeReasonOf } from './close-codes.js';
-import { assertNotExpired, closeAtExpiry, expiryOf } from './credential-expiry.js';
+import { closeAtExpiry } from './credential-expiry.js';
 import { trpcCodeOf } from './errors.js';
 
 /**

@@ -1,9 +1,8 @@
 import type { MethodName, ParamsOf, ResultOf, StreamMethodName, StreamResponse, TaskService, UnaryMethodName } from '@taskwire/core';
-import { METHOD_NAMES, METHODS } from '@taskwire/core';
+import { assertNotExpired, METHOD_NAMES, METHODS } from '@taskwire/core';
 import type { TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure, TRPCSubscriptionProcedure } from '@trpc/server';
 import { initTRPC } from '@trpc/server';
 import { splitTrace, startWsCall } from './call-telemetry.js';
-import { assertNotExpired } from './credential-expiry.js';
 import type { A2ARouterContext } from './context.js';
 import type { A2AErrorShape } from './errors.js';
 import { formatA2AError } from './errors.js';

@@ -1,5 +1,6 @@
 import type { AgentCard, CallOptions, ParamsOf, ResultOf, StreamEvent, StreamMethodName, Transport, UnaryMethodName } from '@taskwire/core';
 import { A2AError } from '@taskwire/core';
+import { TransientError } from '../transient.js';
 import type { TokenProvider } from './token-provider.js';
 
 const isUnauthenticated = (error: unknown): boolean => A2AError.is(error) && error.kind === 'Unauthenticated';
@@ -9,12 +10,17 @@ const isUnauthenticated = (error: unknown): boolean => A2AError.is(error) && err
  * call (HTTP headers, gRPC metadata). A call the server refuses as
  * `Unauthenticated` is sent once more with a fresh token (a stream only
  * when it was refused before its first event); a second refusal is the
- * caller's. Without a provider, `transport` itself.
+ * caller's. A stream the server ends as `Unauthenticated` after events
+ * (its token's `exp` passed) fails as a {@link TransientError}, a drop the
+ * client's resumption picks up, and the next call carries a fresh token. Without a provider, `transport` itself.
  */
 export function withBearerToken(transport: Transport, provider: TokenProvider | undefined): Transport {
   if (!provider) return transport;
+  // Set when a stream's credential ended mid-stream: the next call asks the provider for a fresh token.
+  let renew = false;
   const headersOf = async (options: CallOptions | undefined, fresh: boolean): Promise<CallOptions> => {
-    const token = await provider.token({ fresh, ...(options?.signal && { signal: options.signal }) });
+    const token = await provider.token({ fresh: fresh || renew, ...(options?.signal && { signal: options.signal }) });
+    renew = false;
     return { ...options, headers: { ...options?.headers, authorization: `Bearer ${token}` } };
   };
   return {
@@ -35,6 +41,12 @@ export function withBearerToken(transport: Transport, provider: TokenProvider | 
         }
         return;
       } catch (error) {
+        if (delivered && isUnauthenticated(error)) {
+          // The server ended the stream when its credential expired (or was withdrawn): a drop, which the
+          // client resumes (SubscribeToTask from the last event) with a fresh token.
+          renew = true;
+          throw new TransientError('The stream ended because its credential expired; resuming with a fresh token', { cause: error });
+        }
         if (delivered || !isUnauthenticated(error)) throw error;
       }
       yield* transport.stream(method, params, await headersOf(options, true));

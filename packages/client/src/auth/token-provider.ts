@@ -29,8 +29,19 @@ export interface ClientCredentialsOptions {
   readonly clientSecret: string;
   /** The token endpoint; default the `token_endpoint` of `<issuer>/.well-known/openid-configuration`. */
   readonly tokenUrl?: string;
-  /** The issuer whose discovery document names the token endpoint (when `tokenUrl` is not given). */
+  /**
+   * The issuer whose discovery document names the token endpoint (when
+   * `tokenUrl` is not given). The `token_endpoint` it names must be on the
+   * issuer's own origin (scheme, host and port), else it is refused: the
+   * client secret goes there.
+   */
   readonly issuer?: string;
+  /**
+   * Origins (such as `https://oauth2.example.com`) a discovered
+   * `token_endpoint` may be on besides the issuer's; an origin over plain
+   * `http` only when listed here (or when it is the issuer's own).
+   */
+  readonly tokenEndpointOrigins?: readonly string[];
   /** Scopes to ask for. */
   readonly scopes?: readonly string[];
   /** The resource indicator (RFC 8707), i.e. the agent's audience, when the provider needs one. */
@@ -46,12 +57,20 @@ export class TokenRequestError extends Error {
   override readonly name = 'TokenRequestError';
 }
 
-async function discoverTokenUrl(issuer: string, fetchFn: typeof fetch, signal: AbortSignal | undefined): Promise<string> {
+async function discoverTokenUrl(issuer: string, allowed: readonly string[], fetchFn: typeof fetch, signal: AbortSignal | undefined): Promise<string> {
   const url = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
   const response = await fetchFn(url, { headers: { accept: 'application/json' }, ...(signal && { signal }) });
   const body = response.ok ? ((await response.json()) as { token_endpoint?: unknown }) : undefined;
   if (typeof body?.token_endpoint !== 'string') throw new TokenRequestError(`The OpenID configuration at ${url} names no token_endpoint (HTTP ${response.status})`);
-  return body.token_endpoint;
+  const endpoint = body.token_endpoint;
+  const origin = URL.canParse(endpoint) ? new URL(endpoint).origin : 'null';
+  if (origin !== new URL(url).origin && !allowed.map((o) => (URL.canParse(o) ? new URL(o).origin : o)).includes(origin)) {
+    throw new TokenRequestError(
+      `The OpenID configuration at ${url} names a token_endpoint on another origin (${origin}) than the issuer's; the client secret is not sent there. ` +
+        'Give the token URL yourself (tokenUrl, --token-url), or list that origin in tokenEndpointOrigins',
+    );
+  }
+  return endpoint;
 }
 
 /**
@@ -73,7 +92,7 @@ export function clientCredentials(options: ClientCredentialsOptions): TokenProvi
   let tokenUrl = options.tokenUrl;
 
   const request = async (signal: AbortSignal | undefined): Promise<string> => {
-    tokenUrl ??= await discoverTokenUrl(options.issuer!, fetchFn, signal);
+    tokenUrl ??= await discoverTokenUrl(options.issuer!, options.tokenEndpointOrigins ?? [], fetchFn, signal);
     const body = new URLSearchParams({ grant_type: 'client_credentials' });
     if (options.scopes?.length) body.set('scope', options.scopes.join(' '));
     if (options.resource) body.set('resource', options.resource);

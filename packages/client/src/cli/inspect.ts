@@ -17,10 +17,11 @@ export const INSPECTOR_MISSING =
 /**
  * Loads `@taskwire/inspector` at run time: from where this CLI is installed
  * (its sibling in the same node_modules, local or global), else from the
- * current directory's project. The client never imports it statically (the
- * inspector depends on the client, not the other way). Resolves undefined
- * when it is not installed.
+ * directory `from` the user named (`TASKWIRE_COMPANION_DIR`); never from
+ * the current directory's project. The client never imports it statically
+ * (the inspector depends on the client, not the other way). Resolves
+ * undefined when it is not installed there.
  */
-export function loadInspector(cwd: string = process.cwd()): Promise<InspectorModule | undefined> {
-  return loadOptionalPackage<InspectorModule>(INSPECTOR, cwd);
+export function loadInspector(from?: string): Promise<InspectorModule | undefined> {
+  return loadOptionalPackage<InspectorModule>(INSPECTOR, from);
 }

@@ -15,6 +15,7 @@ import type { InspectorModule } from './inspect.js';
 import { INSPECTOR_MISSING, loadInspector } from './inspect.js';
 import type { McpModule } from './mcp.js';
 import { loadMcp, MCP_MISSING } from './mcp.js';
+import { COMPANION_DIR_VARIABLE } from './optional-package.js';
 import type { CompanionIo } from './optional-package.js';
 import type { CommandContext } from './commands.js';
 import { tokenProviderOf } from './credentials.js';
@@ -98,9 +99,11 @@ export async function main(argv: readonly string[], given: CliIo): Promise<numbe
   const io: CliIo = { ...given, stderr: { write: (text: string) => given.stderr.write(stripControls(text)) } };
   try {
     const rest = argv.slice(1);
-    if (argv[0] === 'inspect') return await handOver(await (given.inspector ?? loadInspector)(), INSPECTOR_MISSING, (m, to) => m.runInspect(rest, to), given);
+    // Companions load from beside the CLI or a directory the user names, never from the current directory.
+    const companions = given.env[COMPANION_DIR_VARIABLE] || undefined;
+    if (argv[0] === 'inspect') return await handOver(await (given.inspector ?? (() => loadInspector(companions)))(), INSPECTOR_MISSING, (m, to) => m.runInspect(rest, to), given);
     // On stdio the MCP bridge owns stdout: it writes there itself (only --help goes through io.stdout).
-    if (argv[0] === 'mcp') return await handOver(await (given.mcp ?? loadMcp)(), MCP_MISSING, (m, to) => m.runMcp(rest, to), given);
+    if (argv[0] === 'mcp') return await handOver(await (given.mcp ?? (() => loadMcp(companions)))(), MCP_MISSING, (m, to) => m.runMcp(rest, to), given);
     const args = parseCliArgs(argv);
     if (args.help || args.command === undefined || args.command === 'help') {
       (args.command === undefined && !args.help ? io.stderr : io.stdout).write(`${USAGE}\n`);

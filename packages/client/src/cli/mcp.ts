@@ -13,14 +13,16 @@ const MCP = '@taskwire/mcp';
 export const MCP_MISSING =
   'taskwire mcp needs @taskwire/mcp, which is not installed; install it beside @taskwire/client ' +
   '("npm install @taskwire/mcp", or globally "npm install -g @taskwire/mcp", which also gives the taskwire-mcp command; ' +
+  'a project of yours elsewhere: TASKWIRE_COMPANION_DIR=<its directory>; ' +
   'or run it without installing: "npx -y @taskwire/mcp <agent-url>")';
 
 /**
  * Loads `@taskwire/mcp` at run time, where it is installed beside this CLI
- * or in the current directory's project (the client never imports it
+ * or in the directory `from` the user named (`TASKWIRE_COMPANION_DIR`),
+ * never from the current directory's project (the client never imports it
  * statically: it depends on the client). Resolves undefined when it is not
- * installed.
+ * installed there.
  */
-export function loadMcp(cwd: string = process.cwd()): Promise<McpModule | undefined> {
-  return loadOptionalPackage<McpModule>(MCP, cwd);
+export function loadMcp(from?: string): Promise<McpModule | undefined> {
+  return loadOptionalPackage<McpModule>(MCP, from);
 }

@@ -5,15 +5,21 @@
  * clipboard (OSC 52), erase or forge lines (CSI, CR), or ring the bell.
  */
 
-/** C0 controls except tab and newline, DEL, and C1 controls (U+0080-U+009F, e.g. U+009B, the one-character CSI). */
-const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+/**
+ * C0 controls except tab and newline, DEL, and C1 controls (U+0080-U+009F,
+ * e.g. U+009B, the one-character CSI); bidi controls (U+061C, U+200E-U+200F,
+ * U+202A-U+202E, U+2066-U+2069), which reorder what the reader sees
+ * ("Trojan Source"); and zero-width characters (U+200B-U+200D, U+2060,
+ * U+FEFF), which hide text inside other text.
+ */
+const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/g;
 
 /** DEL and the C1 controls: JSON.stringify leaves them raw (it escapes C0 only). */
 const RAW_IN_JSON = /[\u007F-\u009F]/g;
 
 /**
- * `text` without control characters (C0 but newline and tab, DEL, C1):
- * what human output prints. Apply it to anything an agent supplied before
+ * `text` without control characters (C0 but newline and tab, DEL, C1),
+ * bidi controls and zero-width characters: what human output prints. Apply it to anything an agent supplied before
  * it reaches a terminal; every other character is kept as it is.
  */
 export function stripControls(text: string): string {

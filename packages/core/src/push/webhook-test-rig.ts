@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest';
 import type { Agent } from '../agent/agent.js';
-import type { AgentCard, Message, StreamResponse } from '../schema/index.js';
+import type { Message, StreamResponse } from '../schema/index.js';
 import type { CallContext } from '../calls.js';
 import { TaskService } from '../service/task-service.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
@@ -14,25 +14,14 @@ import type { WebhookDelivery, WebhookDeliveryOptions } from './webhook-delivery
 import { webhookDelivery } from './webhook-delivery.js';
 import type { ReceivedNotification, WebhookReceiver, WebhookResponder } from './webhook-receiver.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
+import { pushTestCard } from './push-test-card.js';
+
+export { pushTestCard };
 
 /*
  * For the webhook delivery tests (not exported from the package): a service with a memory task
  * store, a memory push store and a delivery on an instant clock, sending to a real receiver.
  */
-
-/** A card for push tests: streaming and push notifications on, no skills. */
-export function pushTestCard(name = 'push test', description = 'push test agent'): AgentCard {
-  return {
-    name,
-    description,
-    version: '1.0.0',
-    supportedInterfaces: [{ url: 'memory://push', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: true, pushNotifications: true },
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [],
-  };
-}
 
 /** `hold` waits for input; `steps <n>` reports n working steps, an artifact, and completes. */
 const agent: Agent = async (ctx) => {
