@@ -111,6 +111,7 @@ function handlers(service: TaskService, options: A2AServiceOptions): grpc.Untype
         (result) => {
           context.done();
           observed?.ok(result);
+          context.sendActivated();
           callback(null, result);
         },
         (error: unknown) => {
@@ -129,6 +130,7 @@ function handlers(service: TaskService, options: A2AServiceOptions): grpc.Untype
       const after = method === 'SubscribeToTask' ? afterSequenceOf(call) : undefined;
       if (after !== undefined) params = { ...(params as object), afterSequence: after };
       const events = await service.stream(method, params, context);
+      context.sendActivated();
       for await (const event of streamTelemetryOf(context)?.follow(events) ?? events) {
         if (signal.aborted) break;
         if (!call.write({ event, withSequence } satisfies Outgoing)) await drained(call, signal);
