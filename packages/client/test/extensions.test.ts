@@ -1,6 +1,6 @@
 // The client's `extensions` option (per client and per call) and `activatedExtensions` on every answer, over every binding.
 import type { Agent } from '@taskwire/core';
-import { createMemoryTaskStore, TaskService } from '@taskwire/core';
+import { createMemoryTaskStore, forwardableExtensions, inMemoryTransport, TaskService } from '@taskwire/core';
 import { referenceAgentCard } from '@taskwire/reference-agent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activatedExtensions } from '../src/activated-extensions.js';
@@ -21,7 +21,8 @@ const agent: Agent = async (ctx) => {
 
 let served: Served;
 beforeAll(async () => {
-  const card = referenceAgentCard([{ url: 'memory://x', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+  const plain = referenceAgentCard([{ url: 'memory://x', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+  const card = { ...plain, capabilities: { ...plain.capabilities, extensions: [{ uri: TIMESTAMP }, { uri: TRACE }] } };
   served = await serveEverywhere(new TaskService({ store: createMemoryTaskStore(), agent, card }));
 });
 afterAll(() => served.close());
@@ -60,5 +61,25 @@ describe.each(BINDINGS)('extensions over %s', (binding) => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('an agent that calls another agent', () => {
+  it('forwards the requested extensions the callee declares (forwardableExtensions)', async () => {
+    const OWN = 'https://example.com/ext/only-the-relay/v1';
+    const relay: Agent = async (ctx) => {
+      const client = await createClient(served.url);
+      try {
+        const extensions = forwardableExtensions(ctx.extensions.requested, client.card);
+        const answer = await client.sendMessage({ message: message() }, { extensions });
+        const said = 'task' in answer ? answer.task.status.message?.parts[0] : undefined;
+        await ctx.complete(`${said && 'text' in said ? said.text : ''} | activated there: ${activatedExtensions(answer)?.join(' ')}`);
+      } finally {
+        await client.close();
+      }
+    };
+    const caller = inMemoryTransport(new TaskService({ store: createMemoryTaskStore(), agent: relay }));
+    const sent = await caller.unary('SendMessage', { message: message() }, { headers: { 'a2a-extensions': `${OWN},${TRACE}` } });
+    expect('task' in sent && sent.task.status.message?.parts).toEqual([{ text: `${TRACE} | activated there: ${TRACE}` }]);
   });
 });

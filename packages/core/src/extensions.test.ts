@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Agent } from './agent/agent.js';
 import { A2AError } from './errors.js';
-import { ExtensionActivation, parseExtensionsHeader, requireExtensions } from './extensions.js';
+import { ExtensionActivation, forwardableExtensions, parseExtensionsHeader, requireExtensions } from './extensions.js';
 import type { AgentCard } from './schema/index.js';
 import { TaskService } from './service/task-service.js';
 import { createMemoryTaskStore } from './store/memory-store.js';
@@ -95,5 +95,12 @@ describe('activation in a run', () => {
     const service = new TaskService({ store: createMemoryTaskStore(), agent });
     await service.unary('SendMessage', { message: message() }, { extensions: [A] });
     expect(seen).toEqual([A]);
+  });
+});
+
+describe('forwardableExtensions', () => {
+  it('keeps the requested URIs the callee declares, in the requested order', () => {
+    expect(forwardableExtensions(['https://example.com/other', B, A], card)).toEqual([B, A]);
+    expect(forwardableExtensions([A], undefined)).toEqual([]);
   });
 });

@@ -112,3 +112,14 @@ export function requireExtensions(card: AgentCard | undefined, requested: readon
     { extensions: missing.join(',') },
   );
 }
+
+/**
+ * The extensions to pass on when an agent calls another agent: those of
+ * `requested` (what its own caller asked for, `ctx.extensions.requested`)
+ * that the callee's `card` declares, in the requested order. None without
+ * a card. Give them to the call (`@taskwire/client`'s `extensions` option).
+ */
+export function forwardableExtensions(requested: readonly string[], card: AgentCard | undefined): string[] {
+  const declared = new Set(card?.capabilities.extensions?.map((extension) => extension.uri));
+  return requested.filter((uri) => declared.has(uri));
+}
