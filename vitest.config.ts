@@ -8,8 +8,8 @@ const roots = ['packages', 'examples']
   .filter((root) => existsSync(`${root}/package.json`));
 
 // Packages whose published engines need Node 22 (the AI SDK 7;
-// `publishConfig.engines`, see .pnpmfile.cjs), and the workspace packages
-// that depend on one, run, on an older Node, in a child vitest on Node 22
+// `publishConfig.engines`, see .pnpmfile.cjs), the workspace packages
+// that depend on one, and packages whose own tests need it, run, on an older Node, in a child vitest on Node 22
 // (scripts/node22-projects.check.ts).
 const manifests = new Map(roots.map((root) => [root, JSON.parse(readFileSync(`${root}/package.json`, 'utf8'))]));
 const rootOf = new Map([...manifests].map(([root, pkg]) => [pkg.name as string, root]));
@@ -18,8 +18,11 @@ const needsNode22 = (root: string): boolean => {
   if (/^>=\s*22\b/.test(pkg.publishConfig?.engines?.node ?? pkg.engines?.node ?? '')) return true;
   return Object.keys(pkg.dependencies ?? {}).some((dep) => rootOf.has(dep) && rootOf.get(dep) !== root && needsNode22(rootOf.get(dep)!));
 };
+// A package whose own tests need Node 22 (`"taskwire": { "testsNeedNode": 22 }`: @taskwire/sqlite's node:sqlite
+// driver) runs there too, while what depends on it stays on the running Node (it runs on Node 20 otherwise).
+const testsNeedNode22 = (root: string): boolean => (manifests.get(root).taskwire?.testsNeedNode ?? 0) >= 22;
 const onNode22 = Number(process.versions.node.split('.')[0]) >= 22;
-const deferred = onNode22 ? [] : roots.filter(needsNode22);
+const deferred = onNode22 ? [] : roots.filter((root) => needsNode22(root) || testsNeedNode22(root));
 const nameOf = (root: string) => root.split('/')[1]!;
 
 export default defineConfig({

@@ -6,7 +6,7 @@
 // How a command runs (scripts/readme-commands.test.ts): with bash, from the
 // repository root, in the document's order, with the variables its
 // `export` lines set; the ports the docs name (8080, 41241, 41250, 41251,
-// 41261) are swapped for free ones (8080 and 41241 reach an agent the test
+// 41261, 41271) are swapped for free ones (8080 and 41241 reach an agent the test
 // runs until a command of the document serves on that port); `npm start`
 // without `--port` gets the swapped 41241.
 
@@ -111,6 +111,9 @@ export const CLASSIFIED: Readonly<Record<string, Readonly<Record<string, Classif
     'taskwire mcp http://127.0.0.1:8080': MCP_STDIO,
     'taskwire mcp http://127.0.0.1:8080 --http 3000': skip('the MCP server over Streamable HTTP on a fixed port 3000; packages/mcp/test serves it on a free port'),
   },
+  'packages/sqlite/README.md': {
+    'npm install @taskwire/sqlite @taskwire/core @taskwire/server-http': REGISTRY,
+  },
   'packages/postgres/README.md': {
     'npm install @taskwire/postgres @taskwire/core': REGISTRY,
     'npx taskwire-postgres status  --url postgres://user@host:5432/db [--schema taskwire]': POSTGRES_CLI,
@@ -130,6 +133,10 @@ export const CLASSIFIED: Readonly<Record<string, Readonly<Record<string, Classif
   'examples/ai-sdk-agent/README.md': {
     'cd examples/ai-sdk-agent && npm start -- --port 41251 --store memory': { kind: 'serve', ready: READY, node22: true },
     'npm run taskwire -- send http://127.0.0.1:41251 "book Lisbon"': { kind: 'run', node22: true },
+  },
+  'examples/workers-d1/README.md': {
+    'cd examples/workers-d1 && npm start -- --port 41271': { kind: 'serve', ready: READY, node22: true },
+    'npm run taskwire -- stream http://127.0.0.1:41271 "slow 5"': run,
   },
   'examples/reference-agent/README.md': {
     'npm start': agent,

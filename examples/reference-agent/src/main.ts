@@ -27,7 +27,9 @@ const storeName =
     ? 'memory store'
     : options.store.kind === 'file'
       ? `file store in ${options.store.dir}`
-      : `postgres store at ${redactUrl(options.store.url)}, schema "${options.store.schema}"`;
+      : options.store.kind === 'sqlite'
+        ? `SQLite store in ${options.store.path}`
+        : `postgres store at ${redactUrl(options.store.url)}, schema "${options.store.schema}"`;
 if (agent.migration) console.log(migrationLine(agent.migration));
 // Behind a load balancer, say where the card sends clients.
 const behind = [

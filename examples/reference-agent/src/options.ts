@@ -10,10 +10,11 @@ export interface AgentOptions {
   readonly host: string;
   readonly port: number;
   readonly grpcPort: number;
-  /** `memory`, the directory of the file store, or a PostgreSQL database (with `--migrate`: migrated at start). */
+  /** `memory`, the directory of the file store, a SQLite file (Node 22.5+), or a PostgreSQL database (with `--migrate`: migrated at start). */
   readonly store:
     | { kind: 'memory' }
     | { kind: 'file'; dir: string }
+    | { kind: 'sqlite'; path: string }
     | { kind: 'postgres'; url: string; schema: string; migrate: boolean; leaseTtlMs: number | undefined; replicaName?: string | undefined; directUrl?: string | undefined };
   readonly apiKey: string | undefined;
   /** The base URL clients reach the agent at (a load balancer's); the card's HTTP and WebSocket interfaces point there. */
@@ -36,8 +37,8 @@ export const USAGE = `Usage: npm start [-- options]
   --port <n>          HTTP port: JSON-RPC /a2a/jsonrpc, HTTP+JSON /a2a/rest, WebSocket /a2a/ws, card, web page (default 41241)
   --grpc-port <n>     gRPC port (default: HTTP port + 1)
   --host <addr>       address to listen on (default 127.0.0.1)
-  --store <s>         memory | file:DIR | postgres://user@host:5432/db (default: $DATABASE_URL
-                      when it is a postgres:// URL, else file:./.taskwire-data)
+  --store <s>         memory | file:DIR | sqlite:FILE (Node 22.5+) | postgres://user@host:5432/db
+                      (default: $DATABASE_URL when it is a postgres:// URL, else file:./.taskwire-data)
   --migrate           with a postgres store: apply the schema's migrations before serving
   --direct-store <url>  with a postgres store reached through a transaction-mode pooler (PgBouncer,
                       Supabase, Neon, RDS Proxy): a postgres:// URL straight to the database, for
@@ -112,6 +113,9 @@ export function parseOptions(
   else if (store.startsWith('file:') && store.length > 5) {
     const dir = store.slice(5);
     parsed = { kind: 'file', dir: isAbsolute(dir) ? dir : resolve(cwd, dir) };
+  } else if (store.startsWith('sqlite:') && store.length > 7) {
+    const path = store.slice(7);
+    parsed = { kind: 'sqlite', path: path === ':memory:' || isAbsolute(path) ? path : resolve(cwd, path) };
   } else if (POSTGRES_URL.test(store)) {
     const leaseTtlMs = milliseconds(values['lease-ttl-ms'], '--lease-ttl-ms', 100);
     // A fixed port on this host's address names the replica: no live process can hold it beside this one.
@@ -119,7 +123,7 @@ export function parseOptions(
     const directUrl = values['direct-store'];
     if (directUrl !== undefined && !POSTGRES_URL.test(directUrl)) throw new TypeError(`--direct-store must be a postgres:// URL, not "${directUrl}"`);
     parsed = { kind: 'postgres', url: store, schema: values.schema!, migrate: values.migrate!, leaseTtlMs, replicaName, directUrl };
-  } else throw new TypeError(`--store must be "memory", "file:DIR" or a postgres:// URL, not "${store}"`);
+  } else throw new TypeError(`--store must be "memory", "file:DIR", "sqlite:PATH" or a postgres:// URL, not "${store}"`);
   if (parsed.kind !== 'postgres' && values.migrate) throw new TypeError('--migrate applies to a postgres store only');
   if (parsed.kind !== 'postgres' && values['lease-ttl-ms'] !== undefined) throw new TypeError('--lease-ttl-ms applies to a postgres store only');
   if (parsed.kind !== 'postgres' && values['direct-store'] !== undefined) throw new TypeError('--direct-store applies to a postgres store only');

@@ -1,6 +1,8 @@
 import { cardSecurity, jwtAuth, SCOPES, scopePolicy } from '@taskwire/auth';
 import { apiKeyAuth, createMemoryTaskStore, TaskService, type Agent, type AgentCard, type AuthPolicy, type Authorize, type Logger, type TaskCoordinator, type TaskStore } from '@taskwire/core';
 import { FileTaskStore } from '@taskwire/core/file';
+import { createSqliteTaskStore } from '@taskwire/sqlite';
+import { nodeSqlite } from '@taskwire/sqlite/node';
 import { createPostgresCoordinator, createPostgresTaskStore, migrate, type MigrationResult } from '@taskwire/postgres';
 import { grpcInterface, serveGrpc } from '@taskwire/server-grpc';
 import { httpInterfaces, serveA2A } from '@taskwire/server-http';
@@ -39,6 +41,7 @@ export interface RunningAgent {
 async function openStore(store: AgentOptions['store'], logger: Logger | undefined): Promise<{ store: TaskStore; coordinator?: TaskCoordinator; migration?: MigrationResult }> {
   if (store.kind === 'memory') return { store: createMemoryTaskStore({ maxTasks: 100_000 }) };
   if (store.kind === 'file') return { store: await FileTaskStore.open(store.dir, { logger }) };
+  if (store.kind === 'sqlite') return { store: await createSqliteTaskStore({ driver: nodeSqlite(store.path), ...(logger && { logger }) }) };
   const connection = { connectionString: store.url, schema: store.schema, ...(store.directUrl && { directConnectionString: store.directUrl }), ...(logger && { logger }) };
   const migration = store.migrate ? await migrate(connection) : undefined;
   const postgres = await createPostgresTaskStore(connection);

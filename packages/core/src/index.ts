@@ -12,7 +12,7 @@ export * from './agent/index.js';
 export * from './service/index.js';
 export * from './transport/index.js';
 export * from './store/memory-store.js';
-export { replayEvents } from './store/replay-events.js';
+export { replayEvents, replayEventsSkippingDamage } from './store/replay-events.js';
 export { SnapshotLags, type SnapshotOptions } from './store/snapshot-lag.js';
 export * from './store/list-tasks.js';
 export { RemovalListeners } from './store/removal-listeners.js';

@@ -28,7 +28,8 @@ export function pushStatements(S: string, maxDeadLetters: number) {
           )
           SELECT 1`
         : `WITH advanced AS (${advance}) SELECT $4::bigint, $5::timestamptz, $6::text`,
-    // Delivery claims, for replicas: $1 task, $2 config, $3 holder, $4 ttl ms.
+    // Delivery claims, for replicas: $1 task, $2 config, $3 holder, $4 ttl ms. Model: `pushClaimTransition`, `renewPushClaimsTransition`
+    // and `pushAdvanceTransition` (for `advance`; `expiredClaims`: `expiredPushClaimsTransition`) in packages/cluster-model, whose sql-tie test runs them.
     claim: `UPDATE ${S}.push_configs SET claim_holder = $3, claim_expires_at = now() + $4::double precision * interval '1 millisecond'
       WHERE task_id = $1 AND config_id = $2 AND (claim_holder IS NULL OR claim_holder = $3 OR claim_expires_at < now())`,
     // A release that leaves events owed (a delivery stopping cleanly mid-way) hands the claim over: it expires now, held, so the others' sweep finds it.

@@ -1,4 +1,4 @@
-import { replayEvents, type Logger, type StreamResponse, type Task } from '@taskwire/core';
+import { replayEventsSkippingDamage, type Logger, type StreamResponse, type Task } from '@taskwire/core';
 
 /**
  * The task a row stands for: its `task` JSON, with the `pending` events
@@ -13,20 +13,10 @@ export function taskOfRow(task: string, pending: readonly string[] | null, logge
   const snapshot = JSON.parse(task) as Task;
   if (pending === null || pending.length === 0) return snapshot;
   const events = pending.map((event) => JSON.parse(event) as StreamResponse);
-  try {
-    return replayEvents(snapshot, events);
-  } catch {
-    let current = snapshot;
-    for (const [i, event] of events.entries()) {
-      try {
-        current = replayEvents(current, [event]);
-      } catch (error) {
-        logger?.warn(
-          { taskId: snapshot.id, pendingEvent: i + 1, error: error instanceof Error ? error.message : String(error) },
-          'Taskwire postgres: an event logged after the task snapshot does not follow from it (damaged log); read without it',
-        );
-      }
-    }
-    return current;
-  }
+  return replayEventsSkippingDamage(snapshot, events, (i, error) =>
+    logger?.warn(
+      { taskId: snapshot.id, pendingEvent: i + 1, error: error.message },
+      'Taskwire postgres: an event logged after the task snapshot does not follow from it (damaged log); read without it',
+    ),
+  );
 }

@@ -149,6 +149,8 @@ export interface LeaseTerms {
  * releases it, and one that leaves it interrupted keeps it with its run
  * (which may go on by itself; interrupted tasks are never taken over).
  * The `updated` and `held` parts name the row's lease columns unqualified.
+ * Model: `claimTransition` and `holdTransition` in packages/cluster-model
+ * (its commit-tie test commits through the store against them).
  */
 export function leaseSql(S: string, terms: LeaseTerms) {
   const { holder, epoch, claim, ttl, ifFree } = terms;

@@ -3,7 +3,7 @@ import { createPostgresTaskStore } from '@taskwire/postgres';
 import { describePostgres } from '@taskwire/postgres/testing';
 import { afterAll, expect, it } from 'vitest';
 import { AckLog } from './crash/acked.js';
-import { after, loadUntilKilled } from './crash/kill-round.js';
+import { killDuringStartup, loadUntilKilled } from './crash/kill-round.js';
 import { checkOverWire, checkTasks } from './crash/verify.js';
 import type { AgentProcess } from './support/agent-process.js';
 import { spawnAgent } from './support/agent-process.js';
@@ -50,8 +50,7 @@ describePostgres('crash safety: the reference agent on PostgreSQL, killed with S
         if (round > 1 && random.chance(0.2)) {
           // A kill while the server starts: migrating (a no-op by now, under its lock) and failing what the last kill left running.
           const early = start();
-          await Promise.race([after(random.int(150, 1_500)), early.exited]);
-          await early.kill();
+          await killDuringStartup(early, random);
           running.delete(early);
           figures.killedBeforeReady++;
           await checkTables(round);

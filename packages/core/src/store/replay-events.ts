@@ -23,3 +23,25 @@ export function replayEvents(task: Task, events: readonly StreamResponse[]): Tas
   }
   return current;
 }
+
+/**
+ * Like {@link replayEvents}, for reads of a store whose log may be damaged:
+ * an event that does not follow from what came before is skipped and
+ * reported to `skipped` (with its index in `events` and why), so the task
+ * still reads with every change that does follow. Never throws.
+ */
+export function replayEventsSkippingDamage(task: Task, events: readonly StreamResponse[], skipped: (index: number, error: Error) => void): Task {
+  try {
+    return replayEvents(task, events);
+  } catch {
+    let current = task;
+    for (const [i, event] of events.entries()) {
+      try {
+        current = replayEvents(current, [event]);
+      } catch (error) {
+        skipped(i, error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    return current;
+  }
+}

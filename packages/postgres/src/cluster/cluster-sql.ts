@@ -19,6 +19,7 @@ export interface ClusterStatements {
    * heartbeat and the leases still held as given (each task row, for a
    * release without heartbeats), and returns the ids of those lost (taken
    * over, or the task is gone) while their task is not settled.
+   * Model: `renewTransition` in packages/cluster-model (its sql-tie test runs this statement against it).
    */
   readonly renew: string;
   /**
@@ -27,6 +28,7 @@ export interface ClusterStatements {
    * and only reads the task rows to find the leases lost. Both forget the
    * heartbeats expired for an hour (processes gone without stopping): a
    * task is then taken over by its row's expiry, which is never later.
+   * Model: `beatTransition` in packages/cluster-model (its sql-tie test runs this statement against it).
    */
   readonly beat: string;
   /**
@@ -44,9 +46,10 @@ export interface ClusterStatements {
    * when their holder has no session left (`pg_stat_activity` names none
    * with its tag): this replica's earlier process, gone. Rows another
    * replica is taking over are skipped (one winner each).
+   * Model: `takeOverTransition` in packages/cluster-model (its sql-tie test runs this statement against it).
    */
   readonly takeOver: string;
-  /** `$1` holder: makes this replica's remaining leases expire now, its heartbeat gone (a stopping replica hands them over). */
+  /** `$1` holder: makes this replica's remaining leases expire now, its heartbeat gone (a stopping replica hands them over). Model: `expireOwnTransition` (packages/cluster-model). */
   readonly expireOwn: string;
 }
 

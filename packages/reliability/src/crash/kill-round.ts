@@ -25,3 +25,13 @@ export async function loadUntilKilled(agent: AgentProcess, transports: Transport
   await transports.close();
   return report;
 }
+
+/**
+ * A kill while `agent` starts (opening its store, failing what the last
+ * kill left running): SIGKILL at a random moment 150-1,500 ms after the
+ * start, or when it exits by itself first. Resolves once it is gone.
+ */
+export async function killDuringStartup(agent: AgentProcess, random: Random): Promise<void> {
+  await Promise.race([after(random.int(150, 1_500)), agent.exited]);
+  await agent.kill();
+}

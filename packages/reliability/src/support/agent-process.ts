@@ -56,8 +56,10 @@ export interface AgentProcess {
 
 /** How {@link spawnAgent} starts the agent. */
 export interface SpawnOptions {
-  /** `--store memory`, `--store file:DIR` or `--store <url>` (a `postgres://` URL). */
-  readonly store: 'memory' | { readonly dir: string } | { readonly url: string };
+  /** `--store memory`, `--store file:DIR`, `--store sqlite:FILE` or `--store <url>` (a `postgres://` URL). */
+  readonly store: 'memory' | { readonly dir: string } | { readonly sqlite: string } | { readonly url: string };
+  /** The Node binary to run it with (default: this process's; a SQLite store needs Node 22.5 or later). */
+  readonly node?: string;
   /** The HTTP and gRPC ports (default 0: free ones); a restarted replica takes its old ones again. */
   readonly port?: number;
   readonly grpcPort?: number;
@@ -76,7 +78,8 @@ export interface SpawnOptions {
  * own. With `probe`, the heap probe answers {@link AgentProcess.heap}.
  */
 export function spawnAgent(options: SpawnOptions): AgentProcess {
-  const store = options.store === 'memory' ? 'memory' : 'url' in options.store ? options.store.url : `file:${options.store.dir}`;
+  const store =
+    options.store === 'memory' ? 'memory' : 'url' in options.store ? options.store.url : 'sqlite' in options.store ? `sqlite:${options.store.sqlite}` : `file:${options.store.dir}`;
   const args = [
     ...(options.probe ? ['--expose-gc'] : []),
     '--import',
@@ -95,7 +98,7 @@ export function spawnAgent(options: SpawnOptions): AgentProcess {
     ...(options.apiKey ? ['--api-key', options.apiKey] : []),
     ...(options.args ?? []),
   ];
-  const child = spawn(process.execPath, args, { cwd: options.root ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = spawn(options.node ?? process.execPath, args, { cwd: options.root ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));

@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+
+/** Where the local D1 database lives between runs (as `wrangler dev` keeps it under .wrangler/). */
+export const DEFAULT_STATE = join(import.meta.dirname, '..', '.wrangler', 'state');
+
+/** Bundles src/worker.ts for workerd, as wrangler would: one ES module. */
+export async function bundleWorker(): Promise<string> {
+  const result = await build({
+    entryPoints: [join(import.meta.dirname, 'worker.ts')],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    conditions: ['@taskwire/source', 'workerd', 'worker', 'browser', 'import'],
+    external: ['node:*'],
+    logLevel: 'error',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+/**
+ * Runs the Worker locally in workerd (miniflare) on `port` of 127.0.0.1, its
+ * D1 binding `DB` kept in `state` across restarts. Each call is a new
+ * isolate: what it knows comes from D1.
+ */
+export async function startLocalWorker(script: string, port: number, state = DEFAULT_STATE): Promise<Miniflare> {
+  const mf = new Miniflare({
+    modules: true,
+    script,
+    compatibilityDate: '2026-07-01',
+    compatibilityFlags: ['nodejs_compat'],
+    d1Databases: ['DB'],
+    d1Persist: join(state, 'd1'),
+    host: '127.0.0.1',
+    port,
+  });
+  await mf.ready;
+  return mf;
+}

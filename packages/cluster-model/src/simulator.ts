@@ -1,0 +1,153 @@
+/**
+ * The deterministic simulator and its search: fast-check draws sequences
+ * of actions (clients' calls, faults, ticks of the clock), the simulator
+ * applies them to a {@link World} and checks the invariants after each
+ * step; a failing sequence is shrunk and replays from its seed and path.
+ */
+import fc from 'fast-check';
+import { contract, crash, cut, inject, pause, restart, retry, send, stop, subscribe } from './client-actions.js';
+import { checkInvariants } from './invariants.js';
+import { type Design, GIVE_UP, LEASE, newWorld, SETTLE_WITHIN, type StatementKind, type Violation, type World } from './model-state.js';
+import type { RunShape } from './replica-ops.js';
+import { tick } from './replica-tick.js';
+
+/** One action of a drawn sequence (replica and task by index). */
+export type Action =
+  | { readonly t: 'tick'; readonly n: number }
+  | { readonly t: 'send' | 'retry'; readonly r: number; readonly task: number; readonly blocking: boolean; readonly shape: RunShape }
+  | { readonly t: 'subscribe' | 'crash' | 'restart'; readonly r: number; readonly task: number }
+  | { readonly t: 'fault'; readonly r: number; readonly on: StatementKind; readonly kind: 'transient' | 'lost-answer' }
+  | { readonly t: 'pause' | 'cut'; readonly r: number; readonly ticks: number }
+  | { readonly t: 'stop'; readonly r: number; readonly inFlight: boolean }
+  | { readonly t: 'contract' };
+
+/** The cluster a search runs on. */
+export interface ModelConfig {
+  readonly design: Design;
+  readonly rerunOrphans: number;
+  /** One entry per replica: `new`, or `prev` (the release before heartbeats). */
+  readonly releases: readonly ('new' | 'prev')[];
+}
+
+const TASKS = 4;
+
+/** The actions fast-check draws for `config` (ticks weigh most: time must pass for leases to expire). */
+export function actionArb(config: ModelConfig): fc.Arbitrary<Action> {
+  const r = fc.nat({ max: config.releases.length - 1 });
+  const task = fc.nat({ max: TASKS - 1 });
+  const shape = fc.record({
+    commits: fc.integer({ min: 1, max: 3 }),
+    wait: fc.integer({ min: 1, max: 15 }),
+    ends: fc.constantFrom('completed' as const, 'completed' as const, 'input-required' as const),
+    ignoresAbort: fc.boolean(),
+  });
+  // Stalls near a lease's length weigh more: there the local give-up, the heartbeat's expiry and the sweeps race.
+  const stall = fc.oneof(fc.integer({ min: 1, max: 25 }), fc.integer({ min: GIVE_UP - 1, max: LEASE + 2 }));
+  const on = fc.constantFrom<StatementKind>('claim', 'read', 'commit', 'settle', 'renew', 'takeover', 'push');
+  return fc.oneof(
+    { weight: 10, arbitrary: fc.record({ t: fc.constant('tick' as const), n: fc.integer({ min: 1, max: 6 }) }) },
+    { weight: 5, arbitrary: fc.record({ t: fc.constantFrom('send' as const, 'retry' as const), r, task, blocking: fc.boolean(), shape }) },
+    { weight: 2, arbitrary: fc.record({ t: fc.constantFrom('subscribe' as const, 'crash' as const, 'restart' as const), r, task }) },
+    { weight: 3, arbitrary: fc.record({ t: fc.constant('fault' as const), r, on, kind: fc.constantFrom('transient' as const, 'lost-answer' as const) }) },
+    { weight: 3, arbitrary: fc.record({ t: fc.constantFrom('pause' as const, 'cut' as const), r, ticks: stall }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant('stop' as const), r, inFlight: fc.boolean() }) },
+    { weight: config.releases.includes('prev') ? 1 : 0, arbitrary: fc.constant({ t: 'contract' as const }) },
+  );
+}
+
+/** Applies one action (a tick action checks the invariants after each of its ticks). */
+export function apply(w: World, action: Action): void {
+  if (action.t === 'tick') {
+    for (let i = 0; i < action.n; i++) {
+      tick(w);
+      checkInvariants(w);
+    }
+    return;
+  }
+  if (action.t === 'contract') contract(w);
+  else {
+    const replica = w.replicas[action.r]!;
+    const task = 'task' in action ? `t${action.task}` : '';
+    if (action.t === 'send') send(w, replica, task, action.shape, action.blocking);
+    else if (action.t === 'retry') retry(w, replica, task, action.shape, action.blocking);
+    else if (action.t === 'subscribe') subscribe(w, replica, task);
+    else if (action.t === 'crash') crash(w, replica);
+    else if (action.t === 'restart') restart(w, replica);
+    else if (action.t === 'fault') inject(replica, { on: action.on, kind: action.kind });
+    else if (action.t === 'pause') pause(w, replica, action.ticks);
+    else if (action.t === 'cut') cut(w, replica, action.ticks);
+    else if (action.t === 'stop') stop(w, replica, action.inFlight);
+  }
+  checkInvariants(w);
+}
+
+/** Runs `actions` on a new world (invariants checked after each). */
+export function play(config: ModelConfig, actions: readonly Action[]): World {
+  const w = newWorld(config.design, config.rerunOrphans, config.releases);
+  for (const action of actions) apply(w, action);
+  return w;
+}
+
+/** Lets the clock of `w` run with no more faults long enough for every bound to fall due. */
+export function drain(w: World): World {
+  for (const replica of w.replicas) replica.faults = [];
+  apply(w, { t: 'tick', n: SETTLE_WITHIN + 10 });
+  return w;
+}
+
+/** Runs `actions` on a new world, then drains it (see {@link drain}). */
+export function simulate(config: ModelConfig, actions: readonly Action[]): World {
+  return drain(play(config, actions));
+}
+
+/** A search's budget and what it looks for. */
+export interface SearchOptions extends ModelConfig {
+  readonly seed: number;
+  readonly numRuns: number;
+  /** Actions per sequence, at most. */
+  readonly maxActions: number;
+  /** The violations searched for (default: any). */
+  readonly target?: (v: Violation) => boolean;
+  /** A counterexample path to replay (fast-check's `path`). */
+  readonly path?: string;
+}
+
+/** What a search found. */
+export interface SearchResult {
+  readonly failed: boolean;
+  readonly seed: number;
+  /** Sequences run until the first counterexample (or all of them). */
+  readonly runs: number;
+  /** Actions applied until the first counterexample (or in all). */
+  readonly steps: number;
+  /** The shrunk counterexample and its violation. */
+  readonly actions?: readonly Action[];
+  readonly violation?: Violation;
+  readonly path?: string;
+}
+
+/** Searches `options.numRuns` drawn sequences for a violation; resolves the shrunk counterexample, if any. */
+export function search(options: SearchOptions): SearchResult {
+  const target = options.target ?? (() => true);
+  let steps = 0;
+  let found = false;
+  const property = fc.property(fc.array(actionArb(options), { maxLength: options.maxActions, size: 'max' }), (actions) => {
+    if (!found) steps += actions.length;
+    const hit = simulate(options, actions).violations.some(target);
+    if (hit) found = true;
+    return !hit;
+  });
+  const details = fc.check(property, { seed: options.seed, numRuns: options.numRuns, path: options.path, endOnFailure: false });
+  if (!details.failed || details.counterexample === null) return { failed: false, seed: details.seed, runs: details.numRuns, steps };
+  const actions = details.counterexample[0];
+  const violation = simulate(options, actions).violations.find(target);
+  return { failed: true, seed: details.seed, runs: details.numRuns, steps, actions, violation, path: details.counterexamplePath ?? undefined };
+}
+
+/** The counterexample as lines for a log: the seed and path to replay it, the actions, the violation. */
+export function report(result: SearchResult): string {
+  const lines = [`seed ${result.seed}${result.path ? ` path ${result.path}` : ''}: ${result.runs} runs, ${result.steps} actions`];
+  for (const action of result.actions ?? []) lines.push(`  ${JSON.stringify(action)}`);
+  if (result.violation) lines.push(`  => ${result.violation.kind}: ${result.violation.detail}`);
+  return lines.join('\n');
+}
