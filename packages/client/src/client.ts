@@ -29,6 +29,7 @@ import { resumableStream } from './resumable-stream.js';
 import type { RetryOptions } from './retry.js';
 import { withRetry } from './retry.js';
 import { abortable, callSignal } from './signals.js';
+import { askExtensions, extensionsOf, markedEvents } from './activated-extensions.js';
 import { rpcSystemOf, withTelemetry } from './telemetry.js';
 import type { WaitOptions } from './wait-for-task.js';
 import { waitForTask } from './wait-for-task.js';
@@ -43,6 +44,12 @@ export interface ClientOptions {
   readonly version?: ProtocolVersion | undefined;
   /** The card interface the transport talks to (informational; set by `createClient`). */
   readonly interface?: AgentInterface | undefined;
+  /**
+   * A2A extension URIs every call asks for (sent as `A2A-Extensions`); a
+   * call's own `extensions` are added to them. What the agent activated is
+   * on every answer: see {@link activatedExtensions}.
+   */
+  readonly extensions?: readonly string[];
   /** Hooks around every call (headers, logging, timing), in order. */
   readonly interceptors?: readonly Interceptor[];
   /** Retrying of idempotent calls on transient errors; `false` turns it off. */
@@ -66,8 +73,14 @@ export interface ClientOptions {
   readonly telemetry?: TelemetrySetting;
 }
 
+/** Per-call options of an {@link A2AClient}: the transport's, and extensions to ask for besides the client's. */
+export interface ClientCallOptions extends CallOptions {
+  /** A2A extension URIs this call asks for, besides the client's `extensions`. */
+  readonly extensions?: readonly string[];
+}
+
 /** Per-stream options: the call options, and whether a dropped stream is resumed (default: the client's setting). */
-export interface StreamOptions extends CallOptions {
+export interface StreamOptions extends ClientCallOptions {
   readonly resume?: boolean;
 }
 
@@ -81,7 +94,7 @@ type ParamsArg<M extends UnaryMethodName | StreamMethodName> = {} extends Params
  * async iterable of events. Derived from `METHODS`, so it never drifts.
  */
 export type ClientMethods = {
-  [M in UnaryMethodName as Uncapitalize<M>]: (...args: [...ParamsArg<M>, options?: CallOptions]) => Promise<ResultOf<M>>;
+  [M in UnaryMethodName as Uncapitalize<M>]: (...args: [...ParamsArg<M>, options?: ClientCallOptions]) => Promise<ResultOf<M>>;
 } & {
   [M in StreamMethodName as Uncapitalize<M>]: (...args: [...ParamsArg<M>, options?: StreamOptions]) => AsyncIterable<StreamEvent>;
 };
@@ -132,10 +145,11 @@ export class A2AClient {
   }
 
   /** Calls a unary operation by name. Aborting `signal` or passing `timeoutMs` rejects with the signal's reason. */
-  unary<M extends UnaryMethodName>(method: M, params?: ParamsOf<M>, options?: CallOptions): Promise<ResultOf<M>> {
+  unary<M extends UnaryMethodName>(method: M, params?: ParamsOf<M>, options?: ClientCallOptions): Promise<ResultOf<M>> {
     const signal = callSignal(options?.signal, options?.timeoutMs ?? this.options.timeoutMs);
-    const call = this.transport.unary(method, this.withTenant(params) as ParamsOf<M>, { headers: options?.headers, signal });
-    return abortable(call, signal);
+    const asked = askExtensions({ headers: options?.headers, signal, onExtensions: options?.onExtensions }, extensionsOf(this.options.extensions, options?.extensions));
+    const call = this.transport.unary(method, this.withTenant(params) as ParamsOf<M>, asked.call);
+    return abortable(call, signal).then(asked.mark);
   }
 
   /**
@@ -145,10 +159,16 @@ export class A2AClient {
    */
   stream<M extends StreamMethodName>(method: M, params?: ParamsOf<M>, options?: StreamOptions): AsyncIterable<StreamEvent> {
     const full = this.withTenant(params) as ParamsOf<M>;
-    const call: CallOptions = { headers: options?.headers, signal: callSignal(options?.signal, options?.timeoutMs) };
+    const base: CallOptions = { headers: options?.headers, signal: callSignal(options?.signal, options?.timeoutMs), onExtensions: options?.onExtensions };
+    const asked = askExtensions(base, extensionsOf(this.options.extensions, options?.extensions));
+    const events = this.openStream(method, full, asked.call, options?.resume);
+    return asked.call === base ? events : markedEvents(events, asked.mark);
+  }
+
+  private openStream<M extends StreamMethodName>(method: M, full: ParamsOf<M>, call: CallOptions, resumeCall: boolean | undefined): AsyncIterable<StreamEvent> {
     if (!this.streams) return pollingStream(this.transport, method, full, call, this.pollOptions(call.signal));
     const resume = this.options.resume;
-    if (options?.resume === false || (resume === false && options?.resume !== true)) return this.transport.stream(method, full, call);
+    if (resumeCall === false || (resume === false && resumeCall !== true)) return this.transport.stream(method, full, call);
     return resumableStream(this.transport, method, full, {
       clock: this.clock,
       random: this.random,

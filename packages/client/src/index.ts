@@ -8,6 +8,7 @@ export * from './transport/json-rpc.js';
 export * from './transport/http-json.js';
 export * from './transport/json-rpc-v03.js';
 export * from './client.js';
+export { activatedExtensions } from './activated-extensions.js';
 export * from './create-client.js';
 export * from './agent-card.js';
 export * from './default-transports.js';

@@ -75,7 +75,7 @@ export async function* resumableStream<M extends StreamMethodName>(
   const backoff = backoffOptions(options.backoff, DEFAULT_RETRY_BACKOFF);
   const clock = options.clock ?? systemClock;
   const transient = options.isTransient ?? isTransient;
-  const call: CallOptions = { signal: options.signal, headers: options.headers, timeoutMs: options.timeoutMs };
+  const call: CallOptions = { signal: options.signal, headers: options.headers, timeoutMs: options.timeoutMs, onExtensions: options.onExtensions };
   const tenant = (params as { tenant?: string }).tenant;
   let taskId = method === 'SubscribeToTask' ? (params as ParamsOf<'SubscribeToTask'>).id : undefined;
   let last: number | undefined;

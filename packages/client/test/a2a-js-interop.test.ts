@@ -3,8 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { A2AClient } from '../src/client.js';
 import { createClient } from '../src/create-client.js';
+import { activatedExtensions } from '../src/activated-extensions.js';
 import type { Peer } from './a2a-js-peer.js';
-import { startPeer } from './a2a-js-peer.js';
+import { PEER_EXTENSION, startPeer } from './a2a-js-peer.js';
 import { NODE_TRANSPORTS } from './serve-reference.js';
 
 let peer: Peer;
@@ -60,5 +61,16 @@ describe.each(['JSONRPC', 'HTTP+JSON', 'GRPC'])('the @a2a-js/sdk server over %s'
     const agentSaid = convo.view.messages.filter((m) => m.role === 'ROLE_AGENT').map((m) => m.parts);
     expect(agentSaid).toEqual([[expect.objectContaining({ text: 'Which platform?' })], [expect.objectContaining({ text: 'Here is your pinterest quote.' })]]);
     expect(convo.view.artifacts.map((a) => a.artifact.name)).toEqual(['quote']);
+  });
+});
+
+describe.each(['JSONRPC', 'HTTP+JSON'])('extensions with the @a2a-js/sdk server over %s', (binding) => {
+  it('the peer sees what our client asks for, and its activation (addActivatedExtension) reaches activatedExtensions', async () => {
+    const client = await connect(binding);
+    const message = () => ({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text: 'hello' }] } });
+    const asked = await client.sendMessage(message(), { extensions: [PEER_EXTENSION, 'https://example.com/ext/unknown/v1'] });
+    expect(activatedExtensions(asked)).toEqual([PEER_EXTENSION]);
+    const plain = await client.sendMessage(message(), { extensions: ['https://example.com/ext/unknown/v1'] });
+    expect(activatedExtensions(plain)).toEqual([]);
   });
 });

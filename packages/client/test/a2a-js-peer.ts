@@ -33,16 +33,20 @@ function say(taskId: string, contextId: string, text: string): Message {
   };
 }
 
+/** An extension the peer activates when a request asks for it (with the SDK's own API). */
+export const PEER_EXTENSION = 'https://example.com/ext/timestamp/v1';
+
 /**
  * The peer's agent: "... quote ..." asks which platform (input-required);
  * the answer on that task produces artifact `quote` and completes; "make it
  * shorter" (referencing a task) completes with a shorter `quote`; anything
- * else is echoed.
+ * else is echoed. It activates {@link PEER_EXTENSION} when asked for it.
  */
 class QuoteExecutor implements AgentExecutor {
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId } = ctx;
     const text = textOf(ctx.userMessage).trim();
+    if (ctx.context.requestedExtensions?.includes(PEER_EXTENSION)) ctx.context.addActivatedExtension(PEER_EXTENSION);
     const status = (state: TaskState, message?: Message) =>
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata: undefined }));
     const artifact = (value: string) =>
@@ -97,7 +101,7 @@ export async function startPeer(): Promise<Peer> {
     description: 'An agent on the official SDK',
     supportedInterfaces: [],
     version: '1.0.0',
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: false, extensions: [{ uri: PEER_EXTENSION, description: 'timestamps', required: false, params: undefined }], extendedAgentCard: false },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain'],

@@ -3,6 +3,7 @@ import type { CallerIdentity, SuiteStorage, TransportFixture } from './harness.j
 import { Harness } from './harness.js';
 import type { Requirement } from './requirement.js';
 import { capabilityRequirements } from './requirements/capabilities.js';
+import { extensionRequirements } from './requirements/extensions.js';
 import { protoJsonRequirements } from './requirements/protojson.js';
 import { pushRequirements } from './requirements/push.js';
 import { seedRequirements } from './requirements/seed-sunset-quote.js';
@@ -16,6 +17,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   ...streamingRequirements,
   ...taskRequirements,
   ...capabilityRequirements,
+  ...extensionRequirements,
   ...protoJsonRequirements,
   ...pushRequirements,
   ...seedRequirements,

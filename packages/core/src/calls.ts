@@ -1,3 +1,4 @@
+import type { ExtensionActivation } from './extensions.js';
 import type { StreamResponse } from './schema/index.js';
 
 /*
@@ -24,6 +25,13 @@ export interface CallContext {
   readonly tenant?: string | undefined;
   readonly version?: string | undefined;
   readonly extensions?: readonly string[] | undefined;
+  /**
+   * Where the agent's activated extensions go: a transport that reports them
+   * (a response header, metadata, its reply envelope) makes one from the
+   * requested {@link extensions} and seals it when it writes the answer.
+   * Without it the agent still sees what was requested, and reports nothing.
+   */
+  readonly activation?: ExtensionActivation | undefined;
   readonly signal?: AbortSignal | undefined;
   /**
    * When true, a message naming an unknown taskId creates the task with that

@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './clock.js';
 export * from './credential-expiry.js';
 export * from './auth.js';
+export * from './extensions.js';
 export * from './version.js';
 export * from './lifecycle/index.js';
 export * from './store/task-store.js';

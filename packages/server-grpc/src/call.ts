@@ -1,6 +1,6 @@
-import type * as grpc from '@grpc/grpc-js';
+import * as grpc from '@grpc/grpc-js';
 import type { AuthPolicy, CallContext, Principal } from '@taskwire/core';
-import { A2AError, authenticateRequest, clientCertificateOf, negotiateVersion } from '@taskwire/core';
+import { A2AError, authenticateRequest, clientCertificateOf, ExtensionActivation, formatExtensionsHeader, negotiateVersion, parseExtensionsHeader } from '@taskwire/core';
 import { GRPC_PROTOCOL_VERSION, headersOf, METADATA } from './metadata.js';
 
 // What the server adapter reads from a grpc-js call besides its message.
@@ -28,6 +28,7 @@ export class GrpcCallContext<C extends SurfaceCall = SurfaceCall> implements Cal
   principal: Principal | undefined = undefined;
   version: string = GRPC_PROTOCOL_VERSION;
   extensions: readonly string[] | undefined = undefined;
+  activation: ExtensionActivation | undefined = undefined;
   readonly #call: C;
   #controller: AbortController | undefined = undefined;
   #onCancel: (() => void) | undefined = undefined;
@@ -89,8 +90,22 @@ export class GrpcCallContext<C extends SurfaceCall = SurfaceCall> implements Cal
     }
     const requestedExtensions = metadata.get(METADATA.extensions);
     if (requestedExtensions.length > 0) {
-      this.extensions = requestedExtensions.flatMap((value) => String(value).split(',')).map((uri) => uri.trim()).filter(Boolean);
+      this.extensions = parseExtensionsHeader(requestedExtensions.map(String));
+      if (this.extensions) this.activation = new ExtensionActivation(this.extensions);
     }
+  }
+
+  /**
+   * Sends the response's initial metadata with `a2a-extensions`, the
+   * extensions the agent activated (sealing the activation), when there
+   * are any: before a unary answer, and before a stream's first message.
+   */
+  sendActivated(): void {
+    const activated = this.activation?.seal();
+    if (!activated?.length) return;
+    const metadata = new grpc.Metadata();
+    metadata.set(METADATA.extensions, formatExtensionsHeader(activated));
+    this.#call.sendMetadata(metadata);
   }
 }
 

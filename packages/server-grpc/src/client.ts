@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { CallOptions, ErrorDetail, ParamsOf, ResultOf, StreamEvent, StreamMethodName, Transport, UnaryMethodName } from '@taskwire/core';
-import { A2AError, errorFromWire, GRPC_STATUS } from '@taskwire/core';
+import { A2AError, errorFromWire, GRPC_STATUS, parseExtensionsHeader } from '@taskwire/core';
 import type { A2AErrorKind } from '@taskwire/core';
 import { decodeStatusDetails, decodeStreamEvent, RPC_CODECS } from './convert.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, GRPC_PROTOCOL_VERSION, METADATA } from './metadata.js';
@@ -104,9 +104,14 @@ export function grpcTransport(options: GrpcTransportOptions): Transport & { clos
             signal?.removeEventListener('abort', onAbort);
             if (signal?.aborted) reject(signal.reason);
             else if (error) reject(errorOf(error, method));
-            else resolve(result as ResultOf<M>);
+            else {
+              call?.onExtensions?.(activated);
+              resolve(result as ResultOf<M>);
+            }
           },
         );
+        let activated: readonly string[] = [];
+        if (call?.onExtensions) pending.on('metadata', (metadata: grpc.Metadata) => (activated = activatedOf(metadata)));
         signal?.addEventListener('abort', onAbort, { once: true });
       });
     },
@@ -122,8 +127,15 @@ export function grpcTransport(options: GrpcTransportOptions): Transport & { clos
       const stream = client.makeServerStreamRequest(codec.path, identity, decodeStreamEvent, bytes, metadataFor(call, extra), callOptions(call));
       const onAbort = () => stream.cancel();
       signal?.addEventListener('abort', onAbort, { once: true });
+      let activated: readonly string[] | undefined;
+      if (call?.onExtensions) stream.on('metadata', (metadata: grpc.Metadata) => (activated = activatedOf(metadata)));
+      let told = false;
       try {
         for await (const item of stream as AsyncIterable<ReturnType<typeof decodeStreamEvent>>) {
+          if (!told) {
+            told = true;
+            call?.onExtensions?.(activated ?? []);
+          }
           yield { sequence: item.sequence ?? 0, response: item.response };
         }
       } catch (error) {
@@ -141,4 +153,9 @@ export function grpcTransport(options: GrpcTransportOptions): Transport & { clos
       client.close();
     },
   };
+}
+
+/** The extensions a server's response metadata says it activated (`a2a-extensions`). */
+function activatedOf(metadata: grpc.Metadata): readonly string[] {
+  return parseExtensionsHeader(metadata.get(METADATA.extensions).map(String)) ?? [];
 }

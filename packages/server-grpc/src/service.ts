@@ -111,6 +111,7 @@ function handlers(service: TaskService, options: A2AServiceOptions): grpc.Untype
         (result) => {
           context.done();
           observed?.ok(result);
+          context.sendActivated();
           callback(null, result);
         },
         (error: unknown) => {
@@ -129,6 +130,7 @@ function handlers(service: TaskService, options: A2AServiceOptions): grpc.Untype
       const after = method === 'SubscribeToTask' ? afterSequenceOf(call) : undefined;
       if (after !== undefined) params = { ...(params as object), afterSequence: after };
       const opened = await service.stream(method, params, context);
+      context.sendActivated();
       // A stream opened with a credential that has an `exp` ends then, with UNAUTHENTICATED.
       const events = untilCredentialExpires(streamTelemetryOf(context)?.follow(opened) ?? opened, context.principal);
       for await (const event of events) {

@@ -17,7 +17,7 @@ import {
   UNSUPPORTED_MEDIA_TYPE,
 } from './replies.js';
 import type { HttpCallContext } from './request-context.js';
-import { authenticate, callContextOf } from './request-context.js';
+import { authenticate, callContextOf, extensionHeaders } from './request-context.js';
 import { SSE_HEADERS } from './sse-stream.js';
 
 type JsonRpcId = string | number | null;
@@ -140,14 +140,14 @@ export class JsonRpcEndpoint {
       if (checked.notification) return this.notifyStream(call as DecodedCall<StreamMethodName>);
       try {
         const stream = await this.dispatcher.stream(call as DecodedCall<StreamMethodName>, framing(checked.id));
-        return { kind: 'stream', status: 200, headers: { ...SSE_HEADERS }, stream };
+        return { kind: 'stream', status: 200, headers: { ...SSE_HEADERS, ...extensionHeaders(context) }, stream };
       } catch (error) {
         return this.fail(checked.id, error);
       }
     }
     try {
       const result = await this.dispatcher.unary(call as DecodedCall<UnaryMethodName>);
-      return checked.notification ? emptyReply(204) : jsonReply(200, response(checked.id, result), JSON_TYPE);
+      return checked.notification ? emptyReply(204) : jsonReply(200, response(checked.id, result), JSON_TYPE, extensionHeaders(context));
     } catch (error) {
       return checked.notification ? emptyReply(204) : this.fail(checked.id, error);
     }
@@ -157,7 +157,7 @@ export class JsonRpcEndpoint {
     if (messages.length === 0) return this.fail(null, new A2AError('InvalidRequest', 'A JSON-RPC batch must contain at least one request'));
     const answers = await Promise.all(messages.map((message) => this.batchItem(message, request, context)));
     const replies = answers.filter((answer) => answer !== undefined);
-    return replies.length === 0 ? emptyReply(204) : jsonReply(200, replies, JSON_TYPE);
+    return replies.length === 0 ? emptyReply(204) : jsonReply(200, replies, JSON_TYPE, extensionHeaders(context));
   }
 
   /** One request of a batch: its response object, or undefined for a notification. */

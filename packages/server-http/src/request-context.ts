@@ -1,5 +1,5 @@
 import type { AuthPolicy, CallContext, Principal, ProtocolVersion } from '@taskwire/core';
-import { authenticateRequest, negotiateVersion } from '@taskwire/core';
+import { authenticateRequest, ExtensionActivation, formatExtensionsHeader, negotiateVersion, parseExtensionsHeader } from '@taskwire/core';
 import type { HttpRequest } from './http-types.js';
 import { header } from './http-types.js';
 
@@ -16,12 +16,14 @@ export function requestedVersion(request: HttpRequest): string | undefined {
   return params.get('A2A-Version') ?? params.get('a2a-version') ?? undefined;
 }
 
-/** The extensions a request asks for (`A2A-Extensions`, comma-separated). */
-function requestedExtensions(request: HttpRequest): string[] | undefined {
-  const value = header(request.headers, 'a2a-extensions');
-  if (!value) return undefined;
-  const uris = value.split(',').map((uri) => uri.trim()).filter((uri) => uri !== '');
-  return uris.length > 0 ? uris : undefined;
+/**
+ * The `A2A-Extensions` header of a successful answer: the extensions the
+ * agent activated for the call (sealing its activation: the set is final
+ * once the answer's headers are written). Undefined when none were.
+ */
+export function extensionHeaders(context: CallContext): Record<string, string> | undefined {
+  const activated = context.activation?.seal();
+  return activated?.length ? { 'a2a-extensions': formatExtensionsHeader(activated) } : undefined;
 }
 
 /** Authenticates the caller (throws `Unauthenticated`); without a policy every caller is anonymous. */
@@ -39,10 +41,12 @@ export function callContextOf(
   principal: CallContext['principal'],
   tenant: string | undefined,
 ): HttpCallContext {
+  const extensions = parseExtensionsHeader(request.headers['a2a-extensions']);
   return {
     principal,
     tenant,
     version: negotiateVersion(requestedVersion(request)),
-    extensions: requestedExtensions(request),
+    extensions,
+    activation: extensions && new ExtensionActivation(extensions),
   };
 }

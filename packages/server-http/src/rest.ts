@@ -15,7 +15,7 @@ import {
   restErrorBody,
   UNSUPPORTED_MEDIA_TYPE,
 } from './replies.js';
-import { authenticate, callContextOf } from './request-context.js';
+import { authenticate, callContextOf, extensionHeaders } from './request-context.js';
 import type { RouteMatch } from './rest-routes.js';
 import { resolveRoute } from './rest-routes.js';
 import { queryParams } from './rest-params.js';
@@ -52,9 +52,10 @@ export class RestEndpoint {
       const call = { method: route.method, params: await this.params(route, request), context, legacy: context.version === '0.3', request, system: RPC_SYSTEM.httpJson };
       if (METHODS[route.method].kind === 'stream') {
         const stream = await this.dispatcher.stream(call as DecodedCall<StreamMethodName>, FRAMING);
-        return { kind: 'stream', status: 200, headers: { ...SSE_HEADERS }, stream };
+        return { kind: 'stream', status: 200, headers: { ...SSE_HEADERS, ...extensionHeaders(context) }, stream };
       }
-      return jsonReply(200, await this.dispatcher.unary(call as DecodedCall<UnaryMethodName>), A2A_JSON_TYPE);
+      const result = await this.dispatcher.unary(call as DecodedCall<UnaryMethodName>);
+      return jsonReply(200, result, A2A_JSON_TYPE, extensionHeaders(context));
     } catch (error) {
       return this.fail(error);
     }

@@ -13,3 +13,5 @@ export { formatEventId, parseEventId } from './event-id.js';
 export type { EventPosition } from './event-id.js';
 export type { StreamInput } from './streams.js';
 export { WS_PROTOCOL_BINDING, wsInterface } from './interface.js';
+export { EXTENSIONS_INPUT_KEY } from './call-extensions.js';
+export type { ExtensionsEvent, ExtensionsReply } from './call-extensions.js';

@@ -8,6 +8,7 @@ import type { A2AErrorShape } from './errors.js';
 import { formatA2AError } from './errors.js';
 import type { StreamInput } from './streams.js';
 import { openStream } from './streams.js';
+import { splitExtensions, type ExtensionsReply } from './call-extensions.js';
 
 /**
  * The read-only operations, served as tRPC queries: the unary ones that the
@@ -64,16 +65,16 @@ function inputOf(opts: object): Promise<unknown> {
 function unaryProcedure(service: TaskService, method: UnaryMethodName) {
   const resolve = async (opts: { ctx: A2ARouterContext }) => {
     assertNotExpired(opts.ctx.expiresAt);
-    const { params, carrier } = splitTrace(await inputOf(opts));
-    const context = opts.ctx.call;
-    const observed = startWsCall(service, method, params, carrier, context);
-    if (!observed) return service.unary(method, params, context);
+    const traced = splitTrace(await inputOf(opts));
+    const { params, call: context, activation } = splitExtensions(traced.params, opts.ctx.call);
+    const observed = startWsCall(service, method, params, traced.carrier, context);
+    if (!observed && !activation) return service.unary(method, params, context);
     try {
       const result = await service.unary(method, params, context);
-      observed.ok(result);
-      return result;
+      observed?.ok(result);
+      return activation ? ({ result, extensions: activation.seal() } satisfies ExtensionsReply<unknown>) : result;
     } catch (error) {
-      observed.fail(error);
+      observed?.fail(error);
       throw error;
     }
   };

@@ -3,6 +3,7 @@ import { A2AError } from '@taskwire/core';
 import type { TrackedEnvelope } from '@trpc/server';
 import { tracked } from '@trpc/server';
 import { splitTrace, startWsCall } from './call-telemetry.js';
+import { splitExtensions, type ExtensionsEvent } from './call-extensions.js';
 import type { A2ARouterContext } from './context.js';
 import type { EventPosition } from './event-id.js';
 import { formatEventId, parseEventId } from './event-id.js';
@@ -47,11 +48,11 @@ function target(method: StreamMethodName, params: Record<string, unknown>, resum
 
 /**
  * The service's events as tracked tRPC events, skipping those at or before
- * `after`. `release` runs once, however the stream ends: done, failed, or
+ * `after`, each in the extensions envelope when `extensions` is given. `release` runs once, however the stream ends: done, failed, or
  * stopped by `return()` (even before the first `next()`, which an async
  * generator could not promise).
  */
-function relay(events: AsyncIterable<StreamEvent>, taskId: string | undefined, after: number, release: () => void): TrackedEvents {
+function relay(events: AsyncIterable<StreamEvent>, taskId: string | undefined, after: number, release: () => void, extensions?: readonly string[]): TrackedEvents {
   const inner = events[Symbol.asyncIterator]();
   let released = false;
   const finish = () => {
@@ -70,7 +71,9 @@ function relay(events: AsyncIterable<StreamEvent>, taskId: string | undefined, a
           if (item.done) break;
           if (item.value.sequence <= after) continue;
           taskId ??= taskIdOf(item.value.response);
-          return { done: false, value: tracked(formatEventId(item.value.sequence, taskId ?? ''), item.value.response) };
+          const { response } = item.value;
+          const data = extensions ? ({ response, extensions } satisfies ExtensionsEvent<StreamResponse> as unknown as StreamResponse) : response;
+          return { done: false, value: tracked(formatEventId(item.value.sequence, taskId ?? ''), data) };
         }
       } catch (error) {
         finish();
@@ -113,19 +116,22 @@ export async function openStream<M extends StreamMethodName>(
   signal: AbortSignal | undefined,
 ): Promise<TrackedEvents> {
   const { params: traced, carrier } = splitTrace(input ?? {});
-  const { lastEventId, ...params } = traced as StreamInput<M>;
+  const split = splitExtensions(traced, ctx.call);
+  const { lastEventId, ...params } = split.params as StreamInput<M>;
   const resume = lastEventId === undefined ? undefined : parseEventId(lastEventId);
   const opened = target(method, params, resume);
   ctx.slots?.acquire();
   let observed: ServerCall | undefined;
   try {
-    const call = { ...ctx.call, signal: signal ?? ctx.call.signal };
+    const call = { ...split.call, signal: signal ?? ctx.call.signal };
     observed = startWsCall(service, opened.method, opened.params, carrier, call);
     // A resumed SendStreamingMessage still ends where the message's stream ends (the turn), not at the task's end.
     const events = await (method === 'SendStreamingMessage' && opened.method === 'SubscribeToTask'
       ? service.resumeStreamingMessage(opened.params, call)
       : service.stream(opened.method, opened.params, call));
-    return relay(observed?.follow(events) ?? events, opened.taskId, resume?.sequence ?? -1, () => ctx.slots?.release());
+    // The activated set is final once the stream opens: every event carries it in the envelope.
+    const extensions = split.activation?.seal();
+    return relay(observed?.follow(events) ?? events, opened.taskId, resume?.sequence ?? -1, () => ctx.slots?.release(), extensions);
   } catch (error) {
     ctx.slots?.release();
     observed?.fail(error);

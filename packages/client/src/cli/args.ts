@@ -28,6 +28,8 @@ export interface CliArgs {
     readonly resource: string | undefined;
   };
   readonly headers: Readonly<Record<string, string>>;
+  /** A2A extension URIs every call asks for (`--extension`, repeatable). */
+  readonly extensions: readonly string[];
   /** Origins besides the agent's that may receive the credentials (`--trust-origin`, repeatable). */
   readonly trustedOrigins: readonly string[];
   readonly transports: readonly string[];
@@ -49,6 +51,12 @@ function header(line: string): [string, string] {
   const at = line.indexOf(':');
   if (at <= 0) throw new UsageError(`--header needs "Name: value" (got "${line}")`);
   return [line.slice(0, at).trim().toLowerCase(), line.slice(at + 1).trim()];
+}
+
+function extensionUri(value: string): string {
+  const uri = value.trim();
+  if (uri === '' || uri.includes(',')) throw new UsageError(`--extension needs one extension URI (repeat --extension for more; got "${value}")`);
+  return uri;
 }
 
 function trustedOrigin(value: string): string {
@@ -79,6 +87,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         scope: { type: 'string', multiple: true },
         resource: { type: 'string' },
         header: { type: 'string', multiple: true, short: 'H' },
+        extension: { type: 'string', multiple: true },
         'trust-origin': { type: 'string', multiple: true },
         transport: { type: 'string', multiple: true },
         new: { type: 'boolean' },
@@ -113,6 +122,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       resource: values.resource,
     },
     headers: Object.fromEntries((values.header ?? []).map(header)),
+    extensions: (values.extension ?? []).map(extensionUri),
     trustedOrigins: (values['trust-origin'] ?? []).map(trustedOrigin),
     transports: values.transport ?? [],
     fresh: values.new ?? false,
@@ -154,6 +164,8 @@ Options:
   --token-url <url>        the token endpoint (or --issuer <url> to discover it)
   --scope <scope>          a scope to ask for (repeatable); --resource <uri> the audience
   -H, --header <'N: v'>    send a header with every request (repeatable)
+  --extension <uri>        ask for an A2A extension (repeatable); send and stream then
+                           say which extensions the agent activated
   --trust-origin <origin>  another origin that may receive the credentials above (repeatable), e.g.
                            127.0.0.1:50051 for a gRPC port; by default they go only to <url>'s
                            origin, never to an interface or redirect elsewhere

@@ -9,6 +9,7 @@ import type { CliArgs } from './args.js';
 import { artifactBlock, cardBlock, exitCodeOf, messageText, partsText, stateLabel, statusLine, taskBlock, taskRow } from './format.js';
 import type { CliState } from './state-file.js';
 import { agentUrl } from './targets.js';
+import { activation } from './activation.js';
 
 /** What a command works with. */
 export interface CommandContext {
@@ -76,13 +77,16 @@ export async function send(ctx: CommandContext): Promise<number> {
   const client = await ctx.connect(url);
   try {
     const convo = client.conversation(ctx.args.fresh ? undefined : ctx.state.conversations[url]);
-    const reply = await convo.send(text, { signal: ctx.signal, timeoutMs: ctx.args.timeoutMs });
+    const activated = activation(ctx);
+    const reply = await convo.send(text, { signal: ctx.signal, timeoutMs: ctx.args.timeoutMs, ...activated.options });
     await remember(ctx, url, convo.toJSON());
-    if (ctx.args.json) ctx.print(`${JSON.stringify({ task: reply.task, message: reply.message, text: reply.text, conversation: convo.toJSON() })}\n`);
+    const extensions = activated.seen();
+    if (ctx.args.json) ctx.print(`${JSON.stringify({ task: reply.task, message: reply.message, text: reply.text, conversation: convo.toJSON(), ...(extensions && { extensions }) })}\n`);
     else {
       if (reply.text) ctx.print(`${reply.text}\n`);
       for (const a of reply.task?.artifacts ?? []) ctx.print(artifactBlock(a));
       if (reply.task) ctx.print(`(task ${reply.task.id}: ${stateLabel(reply.task.status.state)})\n`);
+      activated.print();
     }
     return exitCodeOf(reply.task?.status.state);
   } finally {
@@ -156,14 +160,16 @@ export async function stream(ctx: CommandContext): Promise<number> {
     const convo = client.conversation(ctx.args.fresh ? undefined : ctx.state.conversations[url]);
     let view: ConversationView = EMPTY_VIEW;
     const printer = new EventPrinter(ctx);
+    const activated = activation(ctx);
     try {
-      for await (const event of convo.stream(text, { signal: ctx.signal, timeoutMs: ctx.args.timeoutMs })) {
+      for await (const event of convo.stream(text, { signal: ctx.signal, timeoutMs: ctx.args.timeoutMs, ...activated.options })) {
         const next = reduceView(view, event);
         if (ctx.args.json) ctx.print(`${JSON.stringify(event)}\n`);
         else printer.print(view, next, event);
         view = next;
       }
       printer.close();
+      if (!ctx.args.json) activated.print();
     } finally {
       await remember(ctx, url, convo.toJSON());
     }

@@ -65,6 +65,7 @@ function clientOptions(args: CliArgs, env: CliIo['env'], transports: TransportRe
     transports,
     ...(auth && { auth }),
     ...(Object.keys(headers).length > 0 && { headers }),
+    ...(args.extensions.length > 0 && { extensions: args.extensions }),
     ...(preferred.length > 0 && { preferred }),
     ...(args.trustedOrigins.length > 0 && { trustedOrigins: args.trustedOrigins }),
   };

@@ -1,5 +1,5 @@
 import type { CallOptions } from '@taskwire/core';
-import { A2AError } from '@taskwire/core';
+import { A2AError, parseExtensionsHeader } from '@taskwire/core';
 import { CredentialScope } from '../auth/origins.js';
 import { fetchInScope } from '../auth/redirects.js';
 import { parseRetryAfter, TRANSIENT_HTTP_STATUSES, TransientError } from '../transient.js';
@@ -130,6 +130,7 @@ export async function send(
       retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
     });
   }
+  if (response.ok) call?.onExtensions?.(parseExtensionsHeader(response.headers.get('a2a-extensions') ?? undefined) ?? []);
   return response;
 }
 

@@ -4,6 +4,7 @@ import { createTRPCUntypedClient, createWSClient, TRPCClientError, wsLink } from
 import type { TokenProvider } from '../auth/token-provider.js';
 import { TransientError } from '../transient.js';
 import { a2aErrorOf, refusal } from './ws-errors.js';
+import { asksExtensions, unwrapped } from './ws-extensions.js';
 import { socketClass, type WebSocketClass } from './ws-socket.js';
 
 export type { WebSocketClass };
@@ -59,8 +60,14 @@ export interface WsTransport extends Transport {
   close(): Promise<void>;
 }
 
-/** Call headers this binding carries per call, as members of the call's input (W3C trace context); every other header belongs to the connection. */
-const PER_CALL_HEADERS = new Set(['traceparent', 'tracestate']);
+/**
+ * Call headers this binding carries per call, as members of the call's input
+ * (W3C trace context, the extensions asked for); every other header belongs
+ * to the connection. A call that sends `a2a-extensions` gets its answer in
+ * the binding's extensions envelope (see `unwrapped`).
+ */
+const PER_CALL_HEADERS = new Set(['traceparent', 'tracestate', 'a2a-extensions']);
+
 
 /** `params` with a call's trace headers added as input members (the server takes them out again). */
 function withTraceContext(params: unknown, headers: Readonly<Record<string, string>> | undefined): unknown {
@@ -233,7 +240,7 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
         const read = METHODS[method].rest.verb === 'GET';
         const input = withTraceContext(params, call?.headers);
         const result = read ? trpc.query(method, input, { signal }) : trpc.mutation(method, input, { signal });
-        return (await result) as ResultOf<M>;
+        return unwrapped(await result, 'result', call, asksExtensions(call)) as ResultOf<M>;
       } catch (error) {
         if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
         throw await failure(error, signal, pending);
@@ -250,7 +257,15 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
       try {
         const { trpc } = await pending;
         const events = trpc.subscription(method, withTraceContext(params, call?.headers), { signal }) as AsyncIterableIterator<{ id: string; data: StreamResponse }>;
-        for await (const event of events) yield { sequence: Number.parseInt(event.id, 10), response: event.data };
+        const enveloped = asksExtensions(call);
+        let told = false;
+        for await (const event of events) {
+          // Every event carries the set; it is final once the stream opened, so the first one tells it.
+          const data: unknown = event.data;
+          const response = told ? (enveloped ? (data as { response: unknown }).response : data) : unwrapped(data, 'response', call, enveloped);
+          told = true;
+          yield { sequence: Number.parseInt(event.id, 10), response: response as StreamResponse };
+        }
         // An aborted subscription just ends: a connect deadline that ended it is a failure.
         if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
       } catch (error) {

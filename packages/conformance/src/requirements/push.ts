@@ -27,6 +27,16 @@ export const pushRequirements = [
     expect(created.id).toBeTruthy();
     expect(await p.client.unary('GetTaskPushNotificationConfig', { taskId: task.id, id: created.id! })).toEqual(created);
   }),
+  requirement('push-config-redacted', '13.1', 'with redactSecrets, Get and List answer configs without their token and credentials (scheme kept)', async (h) => {
+    const options = pushServiceOptions();
+    const p = await h.withService({ ...options, push: { ...options.push!, redactSecrets: true } });
+    const task = await p.send('quote');
+    const config = { taskId: task.id, url: HOOK, token: 'tok', authentication: { scheme: 'Bearer', credentials: 'secret' } };
+    const created = await p.client.unary('CreateTaskPushNotificationConfig', config);
+    const shown = { id: created.id, taskId: task.id, url: HOOK, authentication: { scheme: 'Bearer' } };
+    expect(await p.client.unary('GetTaskPushNotificationConfig', { taskId: task.id, id: created.id! })).toEqual(shown);
+    expect((await p.client.unary('ListTaskPushNotificationConfigs', { taskId: task.id })).configs).toEqual([shown]);
+  }),
   requirement('push-config-unknown-task', '3.1.7', 'push config methods naming an unknown task are TaskNotFound (-32001)', async (h) => {
     const p = await h.withService(pushServiceOptions());
     const calls = [

@@ -1,5 +1,6 @@
 import type { Message, Task } from '../schema/index.js';
 import type { Principal } from '../calls.js';
+import type { AgentExtensions } from '../extensions.js';
 import type { AgentEvent, ArtifactInit, ArtifactOptions, Say, StatusOptions } from './events.js';
 
 /**
@@ -31,6 +32,15 @@ export interface AgentContext {
   readonly principal: Principal | undefined;
   /** True when this run continues an input-required or auth-required task. */
   readonly isContinuation: boolean;
+  /**
+   * The A2A extensions the request asked for (`requested`), and
+   * `activate(uri)` for those this run applies: the activated set goes back
+   * to the client (the `A2A-Extensions` response header, gRPC response
+   * metadata, the WebSocket reply). Activate at the start of the run,
+   * before the first event; `activate` returns false when it is too late or
+   * `uri` was not requested.
+   */
+  readonly extensions: AgentExtensions;
   /** Aborted when the task is canceled (or the service closes). */
   readonly signal: AbortSignal;
   /** The user text of the message: its text parts joined with newlines. */

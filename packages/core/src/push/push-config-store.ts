@@ -180,4 +180,12 @@ export interface PushOptions {
   readonly store: PushConfigStore;
   /** Without one, configs are stored and served but nothing is sent (another process may deliver them). */
   readonly delivery?: PushDelivery;
+  /**
+   * When true, GetTaskPushNotificationConfig and
+   * ListTaskPushNotificationConfigs answer without the configs' secrets:
+   * no `token`, and `authentication` with its `scheme` but no
+   * `credentials`. What is stored and sent to the webhook is unchanged;
+   * Create still echoes the config it was given. Default false.
+   */
+  readonly redactSecrets?: boolean;
 }

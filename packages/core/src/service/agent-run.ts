@@ -8,6 +8,7 @@ import { isSettled, isTerminal } from '../schema/index.js';
 import type { Logger } from '../observability/logger.js';
 import type { RunObservation, RunObserver } from '../observability/run-observer.js';
 import type { Principal } from '../calls.js';
+import type { ExtensionActivation } from '../extensions.js';
 import { RunContext, RunHandle } from './run-context.js';
 import { RunEmitter } from './run-emitter.js';
 import type { TaskEngine } from './task-engine.js';
@@ -34,6 +35,8 @@ export interface RunInput {
   readonly referencedTasks: readonly Task[];
   readonly principal: Principal | undefined;
   readonly isContinuation: boolean;
+  /** The call's extensions: requested, and where the agent's activations go (sealed at its first event). */
+  readonly extensions?: ExtensionActivation | undefined;
   /** Trace context (W3C traceparents): the request that started this run, and the one that created the task. */
   readonly trace?: { readonly startedBy?: string | undefined; readonly origin?: string | undefined } | undefined;
 }
@@ -166,6 +169,7 @@ export class AgentRunner {
     const drained = emitter.drain();
     const failure = drained && (await drained);
     if (failure !== undefined && outcome === undefined && !handle.settled) outcome = failure.error;
+    input.extensions?.seal();
     await this.finish(input.task, handle, outcome);
     observation?.end(this.engine.peek(input.task.id)?.task, outcome);
   }
@@ -218,6 +222,8 @@ export class AgentRunner {
   private emitter(input: RunInput, handle: RunHandle, observation: RunObservation | undefined): RunEmitter {
     const taskId = input.task.id;
     const commit = async (event: AgentEvent): Promise<void> => {
+      // The first event may open the answer (a new task's stream): the activated extensions are decided by now.
+      input.extensions?.seal();
       if (handle.replied) {
         throw new A2AError('InvalidAgentResponse', 'The agent already answered with a message (reply), so there is no task to emit events to', { taskId });
       }

@@ -12,3 +12,4 @@ export type { RunInput } from './agent-run.js';
 export * from './coordination.js';
 export { RemoteFeed } from './remote-feed.js';
 export { PROCESS_STOPPED } from './cluster-link.js';
+export { redactPushSecrets } from './push-configs.js';

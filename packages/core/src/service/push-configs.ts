@@ -48,6 +48,7 @@ export class PushConfigMethods {
   private readonly store: PushConfigStore;
   private readonly delivery: PushDelivery | undefined;
   private readonly unwatch: (() => void) | undefined;
+  private readonly redact: boolean;
 
   constructor(
     options: PushOptions,
@@ -55,6 +56,7 @@ export class PushConfigMethods {
   ) {
     this.store = options.store;
     this.delivery = options.delivery;
+    this.redact = options.redactSecrets === true;
     // A task the store deletes or evicts takes its configs with it (a store without onRemoved leaves them to the delivery).
     this.unwatch = host.tasks.onRemoved?.((taskId) => {
       this.store.deleteTask(taskId).catch((error: unknown) => {
@@ -91,7 +93,7 @@ export class PushConfigMethods {
         { taskId: params.taskId, configId: params.id },
       );
     }
-    return entry.config;
+    return this.shown(entry.config);
   }
 
   /** ListTaskPushNotificationConfigs: configs ordered by id; `pageSize` unset or 0 returns them all. */
@@ -103,9 +105,14 @@ export class PushConfigMethods {
     const page = all.slice(0, size);
     const last = page[page.length - 1];
     return {
-      configs: page.map((e) => e.config),
+      configs: page.map((e) => this.shown(e.config)),
       ...(all.length > size && last && { nextPageToken: encodePageToken({ key: '', id: last.config.id }) }),
     };
+  }
+
+  /** A stored config as Get and List answer it: without its secrets when `redactSecrets` is on. */
+  private shown(config: PushConfig): PushConfig {
+    return this.redact ? redactPushSecrets(config) : config;
   }
 
   /** DeleteTaskPushNotificationConfig: idempotent (a missing config is fine); TaskNotFound only for the task. */
@@ -168,4 +175,11 @@ function decodeConfigToken(token: string): string {
     'InvalidParams',
     'Invalid parameters: pageToken is not a token this server issued; pass the nextPageToken of a previous ListTaskPushNotificationConfigs response, or omit it to start from the first page',
   );
+}
+
+/** `config` without its secrets: no `token`, and `authentication` keeping only its `scheme`. */
+export function redactPushSecrets(config: PushConfig): PushConfig {
+  if (config.token === undefined && config.authentication?.credentials === undefined) return config;
+  const { token: _token, authentication, ...rest } = config;
+  return { ...rest, ...(authentication && { authentication: { scheme: authentication.scheme } }) };
 }

@@ -4,6 +4,7 @@ import type { AgentEvent, ArtifactInit, ArtifactOptions, Say, StatusOptions } fr
 import * as build from '../agent/events.js';
 import type { Message, Task } from '../schema/index.js';
 import type { Principal } from '../calls.js';
+import { NO_EXTENSIONS, type AgentExtensions, type ExtensionActivation } from '../extensions.js';
 
 /**
  * One run's cancellation. The AbortController (costly to make) is created
@@ -48,6 +49,7 @@ export interface RunContextInit {
   readonly referencedTasks: readonly Task[];
   readonly principal: Principal | undefined;
   readonly isContinuation: boolean;
+  readonly extensions?: ExtensionActivation | undefined;
 }
 
 /**
@@ -63,6 +65,7 @@ export class RunContext implements AgentContext {
   readonly referencedTasks: readonly Task[];
   readonly principal: Principal | undefined;
   readonly isContinuation: boolean;
+  readonly extensions: AgentExtensions;
   readonly #handle: RunHandle;
   readonly #emit: (event: AgentEvent) => Promise<void>;
   #text: string | undefined;
@@ -74,6 +77,7 @@ export class RunContext implements AgentContext {
     this.referencedTasks = init.referencedTasks;
     this.principal = init.principal;
     this.isContinuation = init.isContinuation;
+    this.extensions = init.extensions ?? NO_EXTENSIONS;
     this.#handle = handle;
     this.#emit = emit;
   }

@@ -8,6 +8,7 @@ import type { TaskRecord, TaskStore } from '../store/task-store.js';
 import type { AgentRunner, Logger } from './agent-run.js';
 import type { CallContext } from '../calls.js';
 import { ownerOf } from '../calls.js';
+import { ExtensionActivation } from '../extensions.js';
 import type { TaskEngine } from './task-engine.js';
 import { TransitionFailure } from './task-engine.js';
 
@@ -116,7 +117,7 @@ export class TaskIntake {
     const taskId = record.task.id;
     const startedBy = callTraceOf(context)?.traceparent;
     const trace = startedBy !== undefined || record.trace !== undefined ? { startedBy, origin: record.trace } : undefined;
-    const input = { task: record.task, message, referencedTasks: [] as Task[], principal: context.principal, isContinuation, trace };
+    const input = { task: record.task, message, referencedTasks: [] as Task[], principal: context.principal, isContinuation, trace, extensions: activationOf(context) };
     // Without referenceTaskIds the agent starts at once, with no hop through a store read.
     const references = message.referenceTaskIds?.length ? this.references(message.referenceTaskIds, ownerOf(context, params.tenant)) : undefined;
     // A stored task was claimed for this run by the commit that made this record: the lease held here has its epoch
@@ -160,4 +161,9 @@ export class TaskIntake {
     const records = await Promise.all(ids.map((id) => this.host.store.get(id)));
     return records.filter((r): r is TaskRecord => r !== undefined && r.owner === owner).map((r) => r.task);
   }
+}
+
+/** The call's activation; a call that asked for extensions through a transport that reports none still shows them to the agent. */
+function activationOf(context: CallContext): ExtensionActivation | undefined {
+  return context.activation ?? (context.extensions?.length ? new ExtensionActivation(context.extensions) : undefined);
 }

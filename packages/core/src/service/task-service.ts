@@ -17,6 +17,7 @@ import { answered, followTask, settledAnywhere, subscribeToTask } from './task-s
 import { randomId } from '../random-id.js';
 import { parseParams, type A2AHandlers, type TaskServiceOptions } from './service-options.js';
 import { requireStreaming } from './streaming-capability.js';
+import { requireExtensions, type ExtensionActivation } from '../extensions.js';
 
 /**
  * The transport-free A2A service: implements every operation of the method
@@ -78,6 +79,13 @@ export class TaskService implements A2AHandlers {
     } catch (error) {
       return Promise.reject(error);
     }
+    if (method !== 'GetExtendedAgentCard') {
+      try {
+        requireExtensions(this.options.card, context.extensions);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     const authorize = this.options.authorize;
     if (authorize) return Promise.resolve(authorize({ method, params: parsed, context })).then(() => handler.call(this, parsed, context));
     return handler.call(this, parsed, context);
@@ -87,6 +95,7 @@ export class TaskService implements A2AHandlers {
   async stream(method: StreamMethodName, params: unknown, context: CallContext = {}): Promise<AsyncIterable<StreamEvent>> {
     const handler = this[method] as (p: unknown, c: CallContext) => Promise<AsyncIterable<StreamEvent>>;
     const parsed = parseParams(method, params);
+    requireExtensions(this.options.card, context.extensions);
     await this.options.authorize?.({ method, params: parsed, context });
     return handler.call(this, parsed, context);
   }
@@ -132,6 +141,8 @@ export class TaskService implements A2AHandlers {
         return answered(outcome.message);
       }
     }
+    // A continued task's stream opens once the agent's activated extensions are known (its first event), within the same window.
+    if (!heldBack && context.activation?.requested.length) await this.extensionsDecided(context.activation);
     const sequence = heldBack ? 1 : record.lastSequence;
     const head = [{ sequence, response: { task: snapshot(record.task) } }];
     return followTask(this.engine, subscription, { head, until: 'turn', replayUntil: sequence, snapshot, signal: context.signal });
@@ -199,6 +210,7 @@ export class TaskService implements A2AHandlers {
   async resumeStreamingMessage(params: unknown, context: CallContext = {}): Promise<AsyncIterable<StreamEvent>> {
     requireStreaming(this.options.card);
     const parsed = parseParams('SubscribeToTask', params);
+    requireExtensions(this.options.card, context.extensions);
     await this.options.authorize?.({ method: 'SubscribeToTask', params: parsed, context });
     const record = await this.visible(parsed.id, context, parsed.tenant);
     return subscribeToTask(this.engine, record, {
@@ -284,6 +296,12 @@ export class TaskService implements A2AHandlers {
     const record = await this.engine.get(taskId);
     if (!record || record.owner !== ownerOf(context, tenant)) throw taskNotFound(taskId);
     return record;
+  }
+
+  private async extensionsDecided(activation: ExtensionActivation): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const window = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.newTaskWindowMs ?? DEFAULT_NEW_TASK_WINDOW_MS)));
+    await Promise.race([activation.whenSealed(), window]).finally(() => clearTimeout(timer));
   }
 
   private project(task: Task, historyLength?: number): Task {

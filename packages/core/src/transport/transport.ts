@@ -9,6 +9,15 @@ export interface CallOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Fails the call with a timeout after this many milliseconds. */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Receives the extensions the agent activated for this call (the
+   * `A2A-Extensions` the answer carried; `[]` when none): before a unary
+   * call resolves, and before a stream's first event (again on each
+   * reconnect of a resumed stream). The extensions a call asks for go in
+   * `headers['a2a-extensions']` (comma-separated), which every transport
+   * carries.
+   */
+  readonly onExtensions?: ((activated: readonly string[]) => void) | undefined;
 }
 
 /**
