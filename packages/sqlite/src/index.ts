@@ -8,4 +8,4 @@ export type { SqliteDriver, SqliteResult, SqliteRow, SqliteStatement, SqliteValu
 export { d1Driver, type D1DatabaseLike, type D1PreparedLike, type D1ResultLike } from './d1-driver.js';
 export { migrateSqlite, schemaVersion, SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION, SqliteSchemaTooNewError, type SqliteMigration } from './schema.js';
 export { createSqliteTaskStore, SqliteTaskStore, type SqliteTaskStoreOptions } from './task-store.js';
-export { createSqlitePushConfigStore, SqlitePushConfigStore, type PushSecretSealer, type SqlitePushConfigStoreOptions } from './push-store.js';
+export { createSqlitePushConfigStore, PUSH_SECRETS_SEALED, SqlitePushConfigStore, type PushSecretSealer, type SqlitePushConfigStoreOptions } from './push-store.js';

@@ -13,6 +13,12 @@ import type { SqliteDriver, SqliteRow, SqliteStatement, SqliteValue } from './dr
 import { PUSH_SQL } from './push-sql.js';
 import { migrateSqlite } from './schema.js';
 
+/** The mark recorded (in `taskwire_meta`) once every stored push secret of the database was sealed. */
+export const PUSH_SECRETS_SEALED = 'push-secrets-sealed';
+
+/** True when `config` carries a token or credentials in the clear. */
+const plain = (config: PushConfig) => (config as { sealed?: unknown }).sealed === undefined && (config.token !== undefined || config.authentication !== undefined);
+
 /**
  * Seals push config secrets at rest and opens them again: a `PushSecretBox`
  * (`pushSecretBox({ keys, current })` from `@taskwire/core/push`) is one.
@@ -57,7 +63,30 @@ export class SqlitePushConfigStore implements PushConfigStore {
   static async open(options: SqlitePushConfigStoreOptions): Promise<SqlitePushConfigStore> {
     const store = new SqlitePushConfigStore(options);
     if (options.migrate !== false) await migrateSqlite(options.driver);
+    if (options.encryption) await store.sealOnce(options.encryption);
     return store;
+  }
+
+  /**
+   * The database's one-time sealing step, the first time a store opens with
+   * `encryption`: seals the secrets stored in the clear before encryption
+   * was turned on, then records {@link PUSH_SECRETS_SEALED}. After it, a
+   * secret in the clear (written back from a backup, or by a process
+   * without the option) is never vouched for: reading it fails and its
+   * delivery sends nothing.
+   */
+  private async sealOnce(sealer: PushSecretSealer): Promise<void> {
+    if ((await this.query('SELECT 1 FROM taskwire_meta WHERE key = ?1', [PUSH_SECRETS_SEALED])).rows.length > 0) return;
+    const { rows } = await this.query('SELECT owner, delivered, config FROM taskwire_push_configs');
+    const batch: SqliteStatement[] = [];
+    for (const row of rows) {
+      const entry: StoredPushConfig = { owner: row.owner as string, delivered: 0, config: JSON.parse(row.config as string) as PushConfig };
+      if (!plain(entry.config)) continue;
+      const sealed = JSON.stringify(sealer.seal(entry).config);
+      batch.push({ sql: 'UPDATE taskwire_push_configs SET config = ?3 WHERE task_id = ?1 AND config_id = ?2 AND config = ?4', params: [entry.config.taskId, entry.config.id, sealed, row.config] });
+    }
+    batch.push({ sql: "INSERT INTO taskwire_meta (key, value) VALUES (?1, 'yes') ON CONFLICT (key) DO NOTHING", params: [PUSH_SECRETS_SEALED] });
+    await this.options.driver.batch(batch);
   }
 
   async put(entry: StoredPushConfig): Promise<StoredPushConfig> {
@@ -144,6 +173,9 @@ export class SqlitePushConfigStore implements PushConfigStore {
 
   private entry(row: SqliteRow): StoredPushConfig {
     const entry: StoredPushConfig = { owner: row.owner as string, delivered: Number(row.delivered), config: JSON.parse(row.config as string) as PushConfig };
+    if (this.options.encryption && plain(entry.config)) {
+      throw new Error(`the push config ${entry.config.id} of task ${entry.config.taskId} has secrets stored without encryption, written after this database's one-time sealing step (from a backup?): nothing is sent; set the config again to repair it`);
+    }
     if (this.options.encryption) return this.options.encryption.open(entry);
     if ((entry.config as { sealed?: unknown }).sealed !== undefined) {
       throw new Error(`the push config ${entry.config.id} of task ${entry.config.taskId} has encrypted secrets: open the store with its encryption option`);
