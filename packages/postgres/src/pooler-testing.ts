@@ -45,7 +45,7 @@ export class PgBouncer {
    * when it is missing.
    */
   static async start(databaseUrl: string, poolSize = 3): Promise<PgBouncer> {
-    if (!existsSync(PGBOUNCER)) throw new Error(`${PGBOUNCER} is missing: install it with \`bash scripts/apt-install.sh pgbouncer /usr/sbin/pgbouncer pgbouncer\` (.ci/run does)`);
+    if (!existsSync(PGBOUNCER)) throw new Error(`${PGBOUNCER} is missing: install it with \`bash scripts/apt-install.sh pgbouncer /usr/sbin/pgbouncer pgbouncer\` (npm test does)`);
     const direct = new URL(databaseUrl);
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'taskwire-pgbouncer-'));
