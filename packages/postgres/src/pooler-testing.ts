@@ -102,13 +102,21 @@ export class PgBouncer {
 
   /** The `application_name` of every client connected through the pooler now (its admin console's `SHOW CLIENTS`). */
   async clients(): Promise<string[]> {
+    const rows = await this.admin<{ application_name: string }>('SHOW CLIENTS');
+    return rows.map((row) => row.application_name);
+  }
+
+  /**
+   * Runs `command` on PgBouncer's admin console (`SHOW CLIENTS`, `DISABLE db`,
+   * `ENABLE db`, ...) and resolves with the rows it answers.
+   */
+  async admin<Row extends pg.QueryResultRow = pg.QueryResultRow>(command: string): Promise<Row[]> {
     const admin = new URL(this.url);
     admin.pathname = '/pgbouncer';
     const client = new pg.Client({ connectionString: admin.toString() });
     await client.connect();
     try {
-      const { rows } = await client.query<{ application_name: string }>('SHOW CLIENTS');
-      return rows.map((row) => row.application_name);
+      return (await client.query<Row>(command)).rows;
     } finally {
       await client.end();
     }
