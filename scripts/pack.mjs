@@ -14,6 +14,7 @@
 // packages it depends on, in one command: npm finds them there, not on npm.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { withBuildLock } from './build-lock.mjs';
 import { publishablePackages, tarballName, withTaskwireDependencies } from './publishable.mjs';
 import { installIfNeeded, pnpm, root } from './workspace.mjs';
 
@@ -39,7 +40,10 @@ installIfNeeded();
 mkdirSync(out, { recursive: true });
 for (const old of readdirSync(out).filter((f) => f.startsWith('taskwire-') && f.endsWith('.tgz'))) rmSync(join(out, old));
 process.stdout.write(`Packing ${packages.map((p) => p.name).join(', ')} (building those whose build is missing or stale: about a minute each the first time)…\n`);
-pnpm(['-r', '--reporter=append-only', ...packages.flatMap((p) => ['--filter', p.name]), 'pack', '--pack-destination', out]);
+// Under the build lock: a build running meanwhile (npm test's) would empty the dist/ this one packs.
+withBuildLock(root, `npm run pack (${packages.map((p) => p.name).join(', ')})`, () =>
+  pnpm(['-r', '--reporter=append-only', ...packages.flatMap((p) => ['--filter', p.name]), 'pack', '--pack-destination', out]),
+);
 
 const quote = (path) => (/^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`);
 const line = (some) => `npm install ${some.map((p) => quote(resolve(out, tarballName(p.name, p.version)))).join(' ')}`;

@@ -9,6 +9,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { withBuildLock } from './build-lock.mjs';
 import { buildIsStale } from './publishable.mjs';
 
 const dir = process.cwd();
@@ -33,7 +35,12 @@ function binTargets() {
   });
 }
 
-if (buildIsStale(dir)) {
+// Under the build lock (already held when `npm run pack` runs this): a second build of this
+// package meanwhile would empty its dist/ under this one.
+const root = fileURLToPath(new URL('..', import.meta.url));
+let built = false;
+withBuildLock(root, `packing ${pkg.name}`, () => {
+  if (!buildIsStale(dir)) return;
   process.stderr.write(`${pkg.name}: dist/ is missing or older than src/; building it before packing\n`);
   // The package manager that runs this script runs the build too (npm_execpath), else npm.
   const via = process.env.npm_execpath;
@@ -43,13 +50,14 @@ if (buildIsStale(dir)) {
     process.stderr.write(`${pkg.name}: the build failed (exit ${build.status ?? build.signal}); no tarball written\n`);
     process.exit(1);
   }
-}
+  built = true;
+});
 
 const wanted = [...new Set([...targets(pkg.exports), ...targets([pkg.main, pkg.module, pkg.types]), ...targets(pkg.typesVersions), ...binTargets()].map((t) => t.replace(/^\.\//, '')))];
 const missing = wanted.filter((file) => !existsSync(join(dir, file)));
 if (wanted.length === 0 || missing.length > 0) {
   process.stderr.write(
-    `${pkg.name}: refusing to pack: ${wanted.length === 0 ? 'package.json points at no file' : `missing after the build: ${missing.join(', ')}`}.\n` +
+    `${pkg.name}: refusing to pack: ${wanted.length === 0 ? 'package.json points at no file' : built ? `its build succeeded but did not write ${missing.join(', ')}` : `missing from dist/: ${missing.join(', ')}, though dist/ is newer than src/ (a build that does not take the build lock, such as \`pnpm build\` in another terminal, may be emptying dist/ right now)`}.\n` +
       `Build it ("npm run build" in ${dir}) and check that its build writes these files.\n`,
   );
   process.exit(1);

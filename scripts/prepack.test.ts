@@ -62,7 +62,7 @@ describe('prepack: no tarball without its build', () => {
     const dir = fixture('half-built', `const fs = require('node:fs'); fs.mkdirSync('dist', { recursive: true }); fs.writeFileSync('dist/index.js', '');`);
     const packed = pack('npm', ['pack'], dir);
     expect(packed.status).not.toBe(0);
-    expect(packed.output).toContain('@fixture/half-built: refusing to pack: missing after the build: dist/index.d.ts');
+    expect(packed.output).toContain('@fixture/half-built: refusing to pack: its build succeeded but did not write dist/index.d.ts');
     expect(packed.tarballs).toEqual([]);
   });
 

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { withBuildLock } from './build-lock.mjs';
 
 /**
  * The publishable packages of the workspace at `root`: the folders of
@@ -45,14 +46,17 @@ export function tarballName(name, version) {
  * Builds, with the pinned pnpm, the publishable packages of the workspace at
  * `root` whose build is missing or stale ({@link buildIsStale}); returns
  * their names (none: nothing ran). Throws with pnpm's output when the build
- * fails.
+ * fails. Holds the build lock (scripts/build-lock.mjs) meanwhile, so a pack
+ * or build elsewhere in the workspace waits rather than empty its dist/.
  */
 export function buildStalePackages(root) {
-  const stale = publishablePackages(root).filter((p) => buildIsStale(p.dir));
-  if (stale.length === 0) return [];
-  const build = spawnSync('npx', ['-y', 'pnpm@10.34.9', ...stale.flatMap((p) => ['--filter', p.name]), 'build'], { cwd: root, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`building ${stale.map((p) => p.name).join(', ')} failed:\n${build.stdout}${build.stderr}`);
-  return stale.map((p) => p.name);
+  return withBuildLock(root, 'building the stale packages for the tests', () => {
+    const stale = publishablePackages(root).filter((p) => buildIsStale(p.dir));
+    if (stale.length === 0) return [];
+    const build = spawnSync('npx', ['-y', 'pnpm@10.34.9', ...stale.flatMap((p) => ['--filter', p.name]), 'build'], { cwd: root, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`building ${stale.map((p) => p.name).join(', ')} failed:\n${build.stdout}${build.stderr}`);
+    return stale.map((p) => p.name);
+  });
 }
 
 /**

@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { withBuildLock } from './build-lock.mjs';
 import { buildIsStale, publishablePackages, withTaskwireDependencies } from './publishable.mjs';
 import { installIfNeeded, pnpm, root } from './workspace.mjs';
 
@@ -36,7 +37,9 @@ if (subcommand !== undefined) {
   const stale = withTaskwireDependencies(all, [command.pkg, subcommand, '@taskwire/server-grpc']).filter((p) => buildIsStale(p.dir));
   if (stale.length > 0) {
     process.stderr.write(`Building ${stale.map((p) => p.name).join(', ')} (their build is missing or older than their sources; about a minute)…\n`);
-    pnpm(['--reporter=silent', ...stale.flatMap((p) => ['--filter', p.name]), 'build'], { toStderr: true });
+    withBuildLock(root, `npm run ${name} (building ${stale.map((p) => p.name).join(', ')})`, () =>
+      pnpm(['--reporter=silent', ...stale.flatMap((p) => ['--filter', p.name]), 'build'], { toStderr: true }),
+    );
   }
 }
 // The command's package, what it depends on, and the gRPC transport it offers when present.

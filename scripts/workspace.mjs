@@ -13,13 +13,22 @@ export const PNPM = 'pnpm@10.34.9';
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
+ * The command and arguments that run pnpm with `args`: the pnpm running
+ * this script when there is one (`npm_execpath`), else pnpm at {@link PNPM}
+ * through npx.
+ */
+export function pnpmCommand(args) {
+  const viaPnpm = (process.env.npm_execpath ?? '').includes('pnpm');
+  return viaPnpm ? [process.execPath, [process.env.npm_execpath, ...args]] : ['npx', ['-y', PNPM, ...args]];
+}
+
+/**
  * Runs pnpm with `args` in the root, output to this terminal (its standard
  * output to our standard error when `toStderr`, so that a command's own
  * output stays clean); exits with pnpm's code when it fails.
  */
 export function pnpm(args, { toStderr = false } = {}) {
-  const viaPnpm = (process.env.npm_execpath ?? '').includes('pnpm');
-  const [cmd, full] = viaPnpm ? [process.execPath, [process.env.npm_execpath, ...args]] : ['npx', ['-y', PNPM, ...args]];
+  const [cmd, full] = pnpmCommand(args);
   const r = spawnSync(cmd, full, { cwd: root, stdio: ['inherit', toStderr ? 2 : 'inherit', 'inherit'], env: process.env });
   if (r.signal) process.kill(process.pid, r.signal);
   if (r.status !== 0) process.exit(r.status ?? 1);

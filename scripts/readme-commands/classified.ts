@@ -74,7 +74,7 @@ export const CLASSIFIED: Readonly<Record<string, Readonly<Record<string, Classif
     'npx -y pnpm@10.34.9 exec changeset pre exit': RELEASE,
   },
   'packages/ai-sdk/README.md': {
-    'npm install @taskwire/ai-sdk @taskwire/core @taskwire/server-http ai zod': REGISTRY,
+    'npm install @taskwire/ai-sdk @taskwire/core @taskwire/server-http ai@^7 zod': REGISTRY,
     'npm install @ai-sdk/openai@4': skip('installs from the npm registry; examples/ai-sdk-agent depends on @ai-sdk/openai 4 and its tests load it'),
     'export OPENAI_API_KEY=sk-...': skip("a secret of the reader's (the examples run on the mock model without it)"),
   },
@@ -105,6 +105,7 @@ export const CLASSIFIED: Readonly<Record<string, Readonly<Record<string, Classif
     'npx -y -p @taskwire/inspector taskwire-inspect --check http://127.0.0.1:8080 --quick "hello" --slow "write a long report"': REGISTRY,
   },
   'packages/mcp/README.md': {
+    'npm run taskwire -- mcp http://127.0.0.1:8080': MCP_STDIO,
     'npx -y @taskwire/mcp http://127.0.0.1:8080': REGISTRY,
     'npx -y @taskwire/mcp http://127.0.0.1:8080 --http 3000': REGISTRY,
     'npm install -g @taskwire/client @taskwire/mcp': REGISTRY,

@@ -18,6 +18,15 @@ describe('what the agent prints at start', () => {
     );
   });
 
+  it('a store behind a transaction-mode pooler without --direct-store: one more line naming the option', () => {
+    const hint = "\nThe store URL seems to lead to a transaction-mode pooler (PgBouncer): give PostgreSQL's own URL as well, with --direct-store <url>.";
+    const prepared = new Error('prepared statement "taskwire_1" already exists');
+    expect(startupFailure(prepared, postgres)).toBe(`Could not start the reference agent: prepared statement "taskwire_1" already exists${hint}`);
+    expect(startupFailure(new Error('prepared statement "taskwire_3" does not exist'), postgres)).toMatch(/--direct-store <url>\.$/);
+    expect(startupFailure(prepared, { ...postgres, directUrl: 'postgres://db:5432/tasks' })).not.toContain('--direct-store');
+    expect(startupFailure(new Error('the schema is not migrated'), postgres)).not.toContain('--direct-store');
+  });
+
   it('any other error keeps its message', () => {
     expect(startupFailure(new Error('the schema is not migrated'), postgres)).toBe('Could not start the reference agent: the schema is not migrated');
   });

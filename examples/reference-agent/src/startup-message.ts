@@ -3,13 +3,33 @@ import { redactUrl, type MigrationResult } from '@taskwire/postgres';
 import type { AgentOptions } from './options.js';
 
 /**
+ * What a transaction-mode pooler (PgBouncer) answers a client that talks to
+ * it as to PostgreSQL: it refuses session settings sent at connection time,
+ * or the server connection it lends already has (or lacks) the client's
+ * named prepared statements.
+ */
+const POOLER_SIGNS = /unsupported startup parameter|prepared statement "taskwire_\d+" (already exists|does not exist)/;
+
+/** The line that names --direct-store, when a postgres store without it failed as one behind a pooler fails. */
+function poolerHint(message: string, store: AgentOptions['store']): string {
+  if (store.kind !== 'postgres' || store.directUrl !== undefined || !POOLER_SIGNS.test(message)) return '';
+  return '\nThe store URL seems to lead to a transaction-mode pooler (PgBouncer): give PostgreSQL\'s own URL as well, with --direct-store <url>.';
+}
+
+/**
  * What to print when the agent cannot start. A database that cannot be
  * reached is said in terms of starting the process (the store's own error
  * speaks to a request, to retry shortly); any other error keeps its
- * message.
+ * message. A postgres store without `--direct-store` that fails the way a
+ * transaction-mode pooler makes it fail gets one more line naming that
+ * option.
  */
 export function startupFailure(error: unknown, store: AgentOptions['store']): string {
   const message = error instanceof Error ? error.message : String(error);
+  return startupText(error, message, store) + poolerHint(message, store);
+}
+
+function startupText(error: unknown, message: string, store: AgentOptions['store']): string {
   if (store.kind !== 'postgres' || !A2AError.is(error) || error.metadata.cause !== 'database-unavailable') return `Could not start the reference agent: ${message}`;
   const reason = /unreachable \((.*)\) while/s.exec(message)?.[1] ?? message;
   return (

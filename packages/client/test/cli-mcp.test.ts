@@ -41,6 +41,7 @@ describe('taskwire mcp', () => {
     expect(out).toBe('');
     expect(err).toContain('npm install @taskwire/mcp');
     expect(err).toContain('npx -y @taskwire/mcp <agent-url>');
+    expect(err).toContain('from a clone of the Taskwire repository: "npm run taskwire -- mcp <agent-url>", or "npm run pack -- client mcp"');
   });
 
   it('loads @taskwire/mcp where it is installed (here: the workspace) and runs it', async () => {

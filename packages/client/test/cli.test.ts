@@ -190,6 +190,16 @@ describe('taskwire output and arguments for people', () => {
     expect(streamed.out).toMatch(/---\nwriting part 2\nwriting part 3\nDone\.\n\(completed\)\n$/);
   });
 
+  it('send and get join the chunks of a streamed artifact into one text, as stream does', async () => {
+    const sent = await run(['send', cli.served.url, 'interleaved', '--new']);
+    expect(sent.code).toBe(EXIT.ok);
+    expect(sent.out).toMatch(/^Done\.\n--- draft ---\nSunsets are free\.\n\(task \S+: completed\)\n$/);
+    const id = /\(task (\S+): completed\)/.exec(sent.out)![1]!;
+    const got = await run(['get', cli.served.url, id]);
+    expect(got.code).toBe(EXIT.ok);
+    expect(got.out).toMatch(/\n--- draft ---\nSunsets are free\.\n$/);
+  });
+
   it('send prints streamed chunks without blank lines between them', async () => {
     const sent = await run(['send', cli.served.url, 'slow 3 1', '--new']);
     expect(sent.out).toMatch(/^Done: 3 chunks\.\n--- output ---\nchunk 1 of 3\nchunk 2 of 3\nchunk 3 of 3\n\(task \S+: completed\)\n$/);

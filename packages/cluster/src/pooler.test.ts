@@ -1,6 +1,7 @@
 import type { Message, StreamEvent, Task, Transport } from '@taskwire/core';
 import { stateOf } from '@taskwire/core';
 import { describePostgres, PgBouncer } from '@taskwire/postgres/testing';
+import { spawnAgent } from '@taskwire/reliability/support/agent-process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Cluster } from './support/cluster.js';
 import { storedLogProblems } from './support/logs.js';
@@ -59,6 +60,15 @@ describePostgres('2 reference-agent processes through PgBouncer in transaction m
     expect('task' in events[0]!.response).toBe(true);
     expect(events.every((e, i) => i === 0 || e.sequence === events[i - 1]!.sequence + 1)).toBe(true);
     expect(stateOf(events.at(-1)!.response)).toBe('TASK_STATE_COMPLETED');
+  }, 60_000);
+
+  it('a replica given the pooler without --direct-store fails to start with a line naming --direct-store', async () => {
+    const alone = spawnAgent({ store: { url: bouncer.url }, args: ['--migrate', '--schema', `${schema}_alone`] });
+    try {
+      await expect(alone.ready).rejects.toThrow(/\nThe store URL seems to lead to a transaction-mode pooler \(PgBouncer\): give PostgreSQL's own URL as well, with --direct-store <url>\./);
+    } finally {
+      await alone.kill();
+    }
   }, 60_000);
 
   it('each replica listens and holds its name lock on a direct session; its requests and cluster work go through the pooler, named with its id', async () => {

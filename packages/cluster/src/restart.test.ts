@@ -57,16 +57,14 @@ describePostgres('a database restart under load: 3 replica processes on a Postgr
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
       })();
-      const restartedAt = Date.now();
       await postgres.restart(mode);
-      const restartMs = Date.now() - restartedAt;
-      // Every replica serves again by itself.
-      const recoverMs = await until(async () => (await Promise.all(cluster.replicas.map((r) => readyz(r.index)))).every((s) => s === 200), 'every replica ready again', 30_000);
+      // Every replica serves again by itself (no duration is asserted here: bench/ measures times).
+      await until(async () => (await Promise.all(cluster.replicas.map((r) => readyz(r.index)))).every((s) => s === 200), 'every replica ready again', 30_000);
       stop = true;
       await Promise.all([load, sampling]);
       const tasks: Map<string, Task> = await finalTasks(cluster.transport('JSON-RPC', 1), planted.map((t) => t.id), 30_000);
       const stored = await finalTasks(cluster.transport('JSON-RPC', 2), acked, 20_000, true);
-      figures.push({ mode, restartMs, recoverMs, acked: acked.length, ackedLost: acked.length - stored.size, refused: refusals.length, slowestRefusalMs: Math.max(0, ...refusals.map((r) => r.ms)), readiness: [...readiness], healthyFailed: unexpected(tasks, 'TASK_STATE_COMPLETED').length });
+      figures.push({ mode, acked: acked.length, ackedLost: acked.length - stored.size, refused: refusals.length, slowestRefusalMs: Math.max(0, ...refusals.map((r) => r.ms)), readiness: [...readiness], healthyFailed: unexpected(tasks, 'TASK_STATE_COMPLETED').length });
       expect(unexpected(tasks, 'TASK_STATE_COMPLETED')).toEqual([]);
       expect(stored.size).toBe(acked.length);
       expect(refusals.filter((r) => !r.retryable)).toEqual([]);

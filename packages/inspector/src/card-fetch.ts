@@ -23,12 +23,33 @@ export interface CardFetch {
   readonly error?: string;
 }
 
-/** Why a request failed, with the cause `fetch` hides (a TLS error, a refused connection, a time limit). */
-export function failureText(error: unknown): string {
+/**
+ * Why a request (to `url`, when given) failed, with the cause `fetch` hides
+ * (a TLS error, a refused connection, a time limit, a port fetch refuses).
+ */
+export function failureText(error: unknown, url?: string): string {
   const { name, message, cause } = (error ?? {}) as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (name === 'TimeoutError') return 'no answer within the time limit';
+  if (cause?.message === 'bad port') {
+    const port = url === undefined ? '' : ` ${new URL(url).port}`;
+    return `port${port} is a blocked port: fetch, as browsers do, refuses to connect to it (the Fetch standard's "bad ports"); serve the agent on another port`;
+  }
   const detail = cause?.code ?? cause?.message;
   return detail ? `${message ?? String(error)}: ${detail}${cause?.message && cause.message !== detail ? ` (${cause.message})` : ''}` : (message ?? String(error));
+}
+
+/**
+ * Where the inspector reads the card of the agent at `url`: a URL of a
+ * `.json` file is the card itself; an origin (path `/`) has its card at
+ * `/.well-known/agent-card.json`; a URL with another path has it under that
+ * path (`http://host/agents/a` → `http://host/agents/a/.well-known/agent-card.json`),
+ * so the card checked is the one of the URL given, never the origin's
+ * instead.
+ */
+export function inspectedCardUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.pathname === '/' || parsed.pathname.endsWith('.json')) return agentCardUrl(url);
+  return `${parsed.origin}${parsed.pathname.replace(/\/?$/, '/')}.well-known/agent-card.json`;
 }
 
 /** How many redirects on one origin the inspector follows. */
@@ -36,7 +57,7 @@ const MAX_REDIRECTS = 5;
 const CARD_TIMEOUT_MS = 10_000;
 
 /**
- * Fetches the card of the agent at `url` (`agentCardUrl`) with `credentials`,
+ * Fetches the card of the agent at `url` ({@link inspectedCardUrl}) with `credentials`,
  * following redirects by hand: one that stays on the same origin is followed
  * (credentials and all, at most {@link MAX_REDIRECTS}), one to another
  * origin is recorded and not followed, so neither the credentials nor the
@@ -44,7 +65,7 @@ const CARD_TIMEOUT_MS = 10_000;
  * `timeoutMs` at most (default 10000). Never throws.
  */
 export async function fetchCard(url: string, credentials?: Credentials, timeoutMs = CARD_TIMEOUT_MS): Promise<CardFetch> {
-  const cardUrl = agentCardUrl(url);
+  const cardUrl = inspectedCardUrl(url);
   const redirects: RedirectHop[] = [];
   const headers = { accept: 'application/json', ...credentialHeaders(credentials) };
   let at = cardUrl;
@@ -53,7 +74,7 @@ export async function fetchCard(url: string, credentials?: Credentials, timeoutM
     try {
       response = await fetch(at, { headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      return { cardUrl, redirects, error: `the card at ${at} does not load (${failureText(error)}), expected an HTTP answer with the card as JSON` };
+      return { cardUrl, redirects, error: `the card at ${at} does not load (${failureText(error, at)}), expected an HTTP answer with the card as JSON` };
     }
     if (response.status < 300 || response.status >= 400 || response.status === 304) return { cardUrl, redirects, response };
     await response.body?.cancel().catch(() => undefined);

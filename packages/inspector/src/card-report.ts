@@ -1,6 +1,6 @@
 import type { AgentCard } from '@taskwire/core';
 import type { TransportRegistry } from '@taskwire/client';
-import { DEFAULT_TRANSPORTS, parseAgentCard, selectInterface } from '@taskwire/client';
+import { agentCardUrl, DEFAULT_TRANSPORTS, parseAgentCard, selectInterface } from '@taskwire/client';
 import type { RedirectHop } from './card-fetch.js';
 import { failureText, fetchCard } from './card-fetch.js';
 import type { CardProblem } from './card-problems.js';
@@ -85,7 +85,8 @@ export async function inspectCard(url: string, credentials?: Credentials, timeou
   if (!response.ok || raw === undefined) {
     const type = response.headers.get('content-type') ?? 'no content type';
     const body = typeof text === 'string' ? `${type}: ${JSON.stringify(text.slice(0, 60))}${text.length > 60 ? '...' : ''}` : `the body did not arrive: ${text.message}`;
-    const message = response.ok ? `the card is not JSON (${body}), expected an AgentCard JSON object` : `the card request answered HTTP ${response.status} (${body}), expected 200 with the card as JSON`;
+    const atRoot = cardUrl !== agentCardUrl(url) ? `; ${url} has a path, so its card is looked for under that path (to check the agent whose card is at ${agentCardUrl(url)}, give ${new URL(url).origin})` : '';
+    const message = response.ok ? `the card is not JSON (${body}), expected an AgentCard JSON object` : `the card request answered HTTP ${response.status} (${body}), expected 200 with the card as JSON${atRoot}`;
     return { ...base, raw, problems: [{ path: '(card)', rule: '§8.2 Discovery', message, severity: 'error' }], choices: [], probes: [] };
   }
   let card: AgentCard | undefined;

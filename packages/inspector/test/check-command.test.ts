@@ -1,5 +1,7 @@
 // `taskwire inspect --check`, run in-process against the reference agent (all
 // transports, served for real) and against an @a2a-js/sdk agent.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startAgent } from '@taskwire/reference-agent/browser-kit';
 import type { RunningAgent } from '@taskwire/reference-agent/serve';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +91,35 @@ describe('taskwire inspect --check', () => {
       await keyed.close();
     }
   }, 60_000);
+
+  it('checks the card under the path of the URL given, not the root one', async () => {
+    const card = (await (await fetch(`${agent.baseUrl}/.well-known/agent-card.json`)).json()) as { name: string };
+    const server = createServer((req, res) => {
+      if (req.url !== '/agents/quotes/.well-known/agent-card.json') return void res.writeHead(404).end('not here');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...card, name: 'Quotes under a path' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const { code, out } = await check(`${base}/agents/quotes`);
+      expect(out).toMatch(/^Checking Quotes under a path over /);
+      expect(out).toContain('All checks passed.');
+      expect(code).toBe(0);
+      const wrong = await check(`${agent.baseUrl}/nope`);
+      expect(wrong.code).toBe(3);
+      expect(wrong.err).toContain(`the agent's card at ${agent.baseUrl}/nope/.well-known/agent-card.json cannot be used`);
+      expect(wrong.err).toContain(`answered HTTP 404`);
+      expect(wrong.err).toContain(`${agent.baseUrl}/nope has a path, so its card is looked for under that path (to check the agent whose card is at ${agent.baseUrl}/.well-known/agent-card.json, give ${agent.baseUrl})`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 60_000);
+
+  it('names a port fetch refuses (9) as blocked', async () => {
+    const { code, err } = await check('http://127.0.0.1:9/');
+    expect(code).toBe(3);
+    expect(err).toContain('port 9 is a blocked port: fetch, as browsers do, refuses to connect to it');
+  });
 
   it('exits 3 when there is no card, and 2 on a usage error', async () => {
     const { close } = await startPeerAgent();

@@ -113,12 +113,12 @@ function answerCases(random: () => number, count: number): HostileCase[] {
     const [what, value] = WRONG_RESULTS[Math.floor(random() * WRONG_RESULTS.length)]!;
     cases.push({ name: `unary results that are ${what}`, card: validCard, unary: { json: value }, stream: GOOD_STREAM, expected: /GetTask answered .*expected a Task/ });
     const [eventWhat, event] = WRONG_RESULTS[Math.floor(random() * WRONG_RESULTS.length)]!;
-    cases.push({ name: `stream events that are ${eventWhat}`, card: validCard, unary: { json: TASK }, stream: { events: [event] }, expected: /SendStreamingMessage sent the event .*expected one of task, message, statusUpdate, artifactUpdate|stream failed: / });
+    cases.push({ name: `stream events that are ${eventWhat}`, card: validCard, unary: { json: TASK }, stream: { events: [event] }, expected: /stream failed: SendStreamingMessage sent the event .*, expected one of task, message, statusUpdate, artifactUpdate: / });
   }
   cases.push(
     { name: 'stream events that are a task without status', card: validCard, unary: { json: TASK }, stream: { events: [{ task: { id: 'task-1' } }] }, expected: /SendStreamingMessage sent the event \{"task":\{"id":"task-1"\}\}, expected one of task, message, statusUpdate, artifactUpdate: task\.status: expected an object, got nothing/ },
-    { name: 'answers that are not JSON', card: validCard, unary: { raw: 'not-json' }, stream: { raw: 'not-json' }, expected: /stream failed: / },
-    { name: 'answers that are HTML 500 pages', card: validCard, unary: { raw: 'html-500' }, stream: { raw: 'html-500' }, expected: /500/ },
+    { name: 'answers that are not JSON', card: validCard, unary: { raw: 'not-json' }, stream: { raw: 'not-json' }, expected: /stream failed: Internal \(-32603\): The agent at \S+ answered HTTP 200 with a body that is not JSON: OK, done \{not json/ },
+    { name: 'answers that are HTML 500 pages', card: validCard, unary: { raw: 'html-500' }, stream: { raw: 'html-500' }, expected: /stream failed: Internal \(-32603\): The agent at \S+ answered HTTP 500 with a body that is not JSON: <!doctype html>/ },
     { name: 'a stream of garbage events', card: validCard, unary: { json: TASK }, stream: { raw: 'sse-garbage' }, expected: /stream failed: / },
     { name: 'answers that never come', card: validCard, unary: { raw: 'hang' }, stream: { raw: 'hang' }, expected: /stream failed: /, timeoutMs: 800 },
   );

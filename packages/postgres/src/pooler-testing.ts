@@ -45,7 +45,7 @@ export class PgBouncer {
    * when it is missing.
    */
   static async start(databaseUrl: string, poolSize = 3): Promise<PgBouncer> {
-    if (!existsSync(PGBOUNCER)) throw new Error(`${PGBOUNCER} is missing: install it with \`bash scripts/apt-install.sh pgbouncer /usr/sbin/pgbouncer pgbouncer\` (.ci/run does)`);
+    if (!existsSync(PGBOUNCER)) throw new Error(`${PGBOUNCER} is missing: install it with \`bash scripts/apt-install.sh pgbouncer /usr/sbin/pgbouncer pgbouncer\` (npm test does)`);
     const direct = new URL(databaseUrl);
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'taskwire-pgbouncer-'));
@@ -102,13 +102,21 @@ export class PgBouncer {
 
   /** The `application_name` of every client connected through the pooler now (its admin console's `SHOW CLIENTS`). */
   async clients(): Promise<string[]> {
+    const rows = await this.admin<{ application_name: string }>('SHOW CLIENTS');
+    return rows.map((row) => row.application_name);
+  }
+
+  /**
+   * Runs `command` on PgBouncer's admin console (`SHOW CLIENTS`, `DISABLE db`,
+   * `ENABLE db`, ...) and resolves with the rows it answers.
+   */
+  async admin<Row extends pg.QueryResultRow = pg.QueryResultRow>(command: string): Promise<Row[]> {
     const admin = new URL(this.url);
     admin.pathname = '/pgbouncer';
     const client = new pg.Client({ connectionString: admin.toString() });
     await client.connect();
     try {
-      const { rows } = await client.query<{ application_name: string }>('SHOW CLIENTS');
-      return rows.map((row) => row.application_name);
+      return (await client.query<Row>(command)).rows;
     } finally {
       await client.end();
     }

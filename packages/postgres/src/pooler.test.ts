@@ -84,13 +84,18 @@ describePostgres('PostgresTaskStore through PgBouncer in transaction mode', (db)
   it('migrates on the direct connection when given the pooler and the direct URL', async () => {
     const schema = `tw_pooled_migrate_${process.pid}`;
     const options = { connectionString: bouncer.url, directConnectionString: db.url, schema };
+    // The pooler refuses new connections to the database meanwhile: only the direct connection can run them.
+    const database = new URL(db.url).pathname.slice(1);
+    await bouncer.admin(`DISABLE ${database}`);
     try {
       const result = await migrate(options);
       expect(result.from).toBe(0);
       expect((await migrationStatus(options)).pending).toEqual([]);
+      await bouncer.admin(`ENABLE ${database}`);
       const store = await createPostgresTaskStore(options);
       await store.close();
     } finally {
+      await bouncer.admin(`ENABLE ${database}`);
       await db.drop(schema);
     }
   });

@@ -26,10 +26,31 @@ export function messageText(message: Pick<Message, 'parts'> | undefined): string
   return partsText(message?.parts ?? []);
 }
 
-/** An artifact under a header line with its name. */
+/** True when `part` is plain text (no metadata or file name) that a streamed chunk may continue. */
+function plainText(part: Part): part is Part & { text: string } {
+  return 'text' in part && part.metadata === undefined && part.filename === undefined;
+}
+
+/**
+ * An artifact's parts as text, with adjacent plain text parts of one media
+ * type joined as they are (the chunks of a streamed artifact: `The`,
+ * ` mock`, ` model` read `The mock model`, as `stream` prints them), the
+ * other parts on lines of their own as {@link partsText} puts them.
+ */
+export function artifactText(parts: readonly Part[]): string {
+  const joined: Part[] = [];
+  for (const part of parts) {
+    const last = joined.at(-1);
+    if (last !== undefined && plainText(last) && plainText(part) && last.mediaType === part.mediaType) joined[joined.length - 1] = { ...last, text: last.text + part.text };
+    else joined.push(part);
+  }
+  return partsText(joined);
+}
+
+/** An artifact under a header line with its name; the chunks of a streamed artifact as one text ({@link artifactText}). */
 export function artifactBlock(artifact: Artifact): string {
   const title = artifact.name ?? artifact.artifactId;
-  const body = partsText(artifact.parts);
+  const body = artifactText(artifact.parts);
   return `--- ${title} ---\n${body}${body.endsWith('\n') ? '' : '\n'}`;
 }
 

@@ -12,7 +12,9 @@ const INSPECTOR = '@taskwire/inspector';
 /** How to get the inspector, for the message `taskwire inspect` prints without it. */
 export const INSPECTOR_MISSING =
   'taskwire inspect needs @taskwire/inspector, which is not installed; install it beside @taskwire/client ' +
-  '("npm install @taskwire/inspector", or globally "npm install -g @taskwire/inspector", which also gives the taskwire-inspect command)';
+  '("npm install @taskwire/inspector", or globally "npm install -g @taskwire/inspector", which also gives the taskwire-inspect command). ' +
+  'Before the first release is on npm, from a clone of the Taskwire repository: "npm run taskwire -- inspect <agent-url>", ' +
+  'or "npm run pack -- client inspector" for the install line of both packages';
 
 /**
  * Loads `@taskwire/inspector` at run time: from where this CLI is installed

@@ -14,7 +14,8 @@ export const MCP_MISSING =
   'taskwire mcp needs @taskwire/mcp, which is not installed; install it beside @taskwire/client ' +
   '("npm install @taskwire/mcp", or globally "npm install -g @taskwire/mcp", which also gives the taskwire-mcp command; ' +
   'a project of yours elsewhere: TASKWIRE_COMPANION_DIR=<its directory>; ' +
-  'or run it without installing: "npx -y @taskwire/mcp <agent-url>")';
+  'or run it without installing: "npx -y @taskwire/mcp <agent-url>"). Before the first release is on npm, from a clone of the ' +
+  'Taskwire repository: "npm run taskwire -- mcp <agent-url>", or "npm run pack -- client mcp" for the install line of both packages';
 
 /**
  * Loads `@taskwire/mcp` at run time, where it is installed beside this CLI

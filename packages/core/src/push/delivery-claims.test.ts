@@ -5,10 +5,13 @@ import { DeliveryClaims } from './delivery-claims.js';
 /** A shared config store reduced to its claims: who holds the one config, and what was asked of it, in order. */
 function claimStore() {
   const calls: string[] = [];
+  /** The config of each claim call (`task/config`), in order. */
+  const claimed: string[] = [];
   let holder: string | undefined;
   let answerRenewal: ((ok: boolean) => void) | undefined;
   const state = {
     calls,
+    claimed,
     /** Another process takes the claim (ours expired meanwhile). */
     stolen: () => void (holder = 'another process'),
     /** Holds the next claim call until {@link releaseRenewal}. */
@@ -19,8 +22,9 @@ function claimStore() {
     },
   };
   const configs = {
-    claim: (_t: string, _c: string, who: string) => {
+    claim: (t: string, c: string, who: string) => {
       calls.push('claim');
+      claimed.push(`${t}/${c}`);
       const decide = () => {
         if (holder !== undefined && holder !== who) return false;
         holder = who;
@@ -79,9 +83,10 @@ it('a release waits for the renewal in flight, so the renewal cannot take the re
   await released;
   expect(state.calls).toEqual(['claim', 'claim', 'release']);
   expect(state.holder).toBeUndefined();
-  // And nothing renews it afterwards.
-  await new Promise((resolve) => setTimeout(resolve, 40));
-  expect(state.calls.filter((c) => c === 'claim')).toHaveLength(2);
+  // And nothing renews it afterwards: two renewal rounds of another claim, taken after the release, pass it by.
+  expect(await claims.take('t', 'other')).toBe(true);
+  await until(() => state.claimed.filter((k) => k === 't/other').length >= 3);
+  expect(state.claimed.filter((k) => k === 't/c')).toHaveLength(2);
 });
 
 it('renews every claim it holds in one call when the store can, and stops a drain whose claim the store says is gone', async () => {

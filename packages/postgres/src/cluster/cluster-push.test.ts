@@ -4,6 +4,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '@taskwire/core/testi
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { describePostgres, type TestDatabase } from '../database-test-kit.js';
 import { quoteSchema } from '../schema-name.js';
+import { until } from './coordinator-test-kit.js';
 import { openTestReplica, type TestReplica as Replica } from './replica-test-kit.js';
 
 const card: AgentCard = {
@@ -128,8 +129,16 @@ describePostgres('push notifications from several replicas on one schema', (db: 
     gate.open();
     while (stateOf((await log(task.id)).at(-1)!) !== 'TASK_STATE_COMPLETED') await new Promise((resolve) => setTimeout(resolve, 5));
     await receiver.waitFor(() => receiver.received.length > 0);
+    const claim = async () =>
+      (await db.pool.query<{ holder: string | null; live: boolean }>(`SELECT claim_holder AS holder, claim_expires_at > now() AS live FROM ${quoteSchema(schema)}.push_configs WHERE config_id = 'c1'`)).rows[0]!;
+    const held = await claim();
+    expect(held.holder).not.toBeNull();
+    expect(held.live).toBe(true);
     // a stops cleanly, its events undelivered; b has nothing to commit for this task, so only the sweep can find them.
     await a.close();
+    // The clean stop handed a's claim over at once (expired now, or taken by b already): b need not wait out the time to live.
+    const after = await claim();
+    expect(after.holder !== held.holder || !after.live, JSON.stringify({ held, after })).toBe(true);
     replicas = [b];
     receiver.respond = () => 200;
     await receiver.waitFor(() => bodies('/one').some((body) => stateOf(body) === 'TASK_STATE_COMPLETED'));
@@ -149,7 +158,11 @@ describePostgres('push notifications from several replicas on one schema', (db: 
     }
     const renewals = () => background.mock.calls.filter(([text]) => text.includes('unnest($2::text[], $3::text[])'));
     await receiver.waitFor(() => new Set(receiver.received.map((n) => n.path)).size === 2);
-    while (!renewals().some(([, values]) => (values[1] as string[]).length === 2)) await new Promise((resolve) => setTimeout(resolve, 5));
+    const both = ([, values]: (typeof background.mock.calls)[number]) => (values as unknown[][])[2]?.length === 2;
+    await until(() => renewals().some(both), 'one renewal of both claims on the coordinator\'s connections', 15_000);
+    // One statement renewed both configs' claims, for this replica.
+    const [, values] = renewals().find(both)!;
+    expect([...(values as string[][])[2]!].sort()).toEqual(['c1', 'c2']);
     receiver.respond = () => 200;
     gate.open();
     gate.open();

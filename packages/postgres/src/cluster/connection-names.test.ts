@@ -36,9 +36,23 @@ describePostgres('connection names of a replica', (db) => {
   it('leaves the names of a pool the caller made as they are', async () => {
     const schema = await db.schema('tw_names');
     const store = await createPostgresTaskStore({ pool: db.pool, schema });
+    /** The name a session of the caller's pool carries in pg_stat_activity, as the pool lends it. */
+    const nameOfASession = async () => {
+      const client = await db.pool.connect();
+      try {
+        return (await client.query<{ name: string }>('SELECT application_name AS name FROM pg_stat_activity WHERE pid = pg_backend_pid()')).rows[0]!.name;
+      } finally {
+        client.release();
+      }
+    };
+    const before = await nameOfASession();
     const coordinator = await createPostgresCoordinator({ store });
     try {
-      expect((db.pool.options as { application_name?: string }).application_name).toBeUndefined();
+      // After the coordinator started and the store read through the pool: no session carries the replica's
+      // request-pool name, and a session lent now has the name it had before.
+      await store.get('none');
+      expect((await db.pool.query(`SELECT pid FROM pg_stat_activity WHERE application_name LIKE $1`, [`taskwire ${coordinator.processId}%`])).rows).toEqual([]);
+      expect(await nameOfASession()).toBe(before);
     } finally {
       await coordinator.close();
       await store.close();

@@ -1,6 +1,7 @@
 import type { Agent, Message, StreamEvent, Task } from '@taskwire/core';
 import { stateOf } from '@taskwire/core';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { countingPool } from '../counting-pool-test-kit.js';
 import { describePostgres, type TestDatabase } from '../database-test-kit.js';
 import { openTestReplica, type TestReplica } from './replica-test-kit.js';
 
@@ -20,6 +21,8 @@ const agent: Agent = async (ctx) => {
 describePostgres("subscribers of runs whose leased commits share statements (two replicas, real LISTEN/NOTIFY)", (db: TestDatabase) => {
   let schema: string;
   let replicas: TestReplica[];
+  /** The running replica's pool, counting its statements. */
+  let counting: ReturnType<typeof countingPool>;
   const collect = async (events: AsyncIterable<StreamEvent>) => {
     const out: StreamEvent[] = [];
     for await (const event of events) out.push(event);
@@ -30,10 +33,12 @@ describePostgres("subscribers of runs whose leased commits share statements (two
     let open!: () => void;
     gate = { wait: new Promise<void>((resolve) => (open = resolve)), open };
     schema = await db.schema('tw_leased_batch_replicas');
-    replicas = [await openTestReplica(db, schema, { agent, leaseTtlMs: 2_000 }), await openTestReplica(db, schema, { agent, leaseTtlMs: 2_000 })];
+    counting = countingPool(db.url);
+    replicas = [await openTestReplica(db, schema, { agent, leaseTtlMs: 2_000, pool: counting.pool }), await openTestReplica(db, schema, { agent, leaseTtlMs: 2_000 })];
   });
   afterEach(async () => {
     for (const r of replicas) await r.close();
+    await counting.pool.end();
     await db.drop(schema);
   });
 
@@ -49,8 +54,13 @@ describePostgres("subscribers of runs whose leased commits share statements (two
     // Every subscriber in place (on the running replica and the other) before any event.
     const followed: Promise<StreamEvent[]>[] = [];
     for (const task of tasks) for (const r of [a, b]) followed.push(collect(await r.service.stream('SubscribeToTask', { id: task.id })));
+    counting.reset();
     gate.open();
     const seen = await Promise.all(followed);
+    // The runs' leased commits share statements: far fewer event inserts than the 10 × (K + 1) events they stored.
+    const inserts = counting.texts().filter((text) => /INSERT INTO .*task_events/s.test(text)).length;
+    expect(inserts).toBeGreaterThan(0);
+    expect(inserts).toBeLessThan((10 * (K + 1)) / 2);
     for (const [n, task] of tasks.entries()) {
       const log = await b.store.readEvents(task.id, 0);
       for (const events of [seen[2 * n]!, seen[2 * n + 1]!]) {
