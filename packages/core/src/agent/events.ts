@@ -71,8 +71,10 @@ export interface RefuseOptions {
  * with `options.blocking ?? error` and a stream is refused before its first
  * event. On a task already stored (a continuation, or after other events)
  * the task fails with the error's message as its agent status message: a
- * blocking SendMessage waiting in this process rejects with the error, and
- * streams following the task see it fail. Either way the run is over:
+ * blocking SendMessage waiting in this process rejects with
+ * `options.blocking ?? error`, the stream of the SendStreamingMessage that
+ * started the turn ends with `error` after the events it had, and other
+ * streams (SubscribeToTask) see the task fail. Either way the run is over:
  * return. For adapters that must answer as another server would.
  */
 export const refuse = (error: A2AError, options: RefuseOptions = {}): AgentEvent => ({ kind: 'refuse', error, blocking: options.blocking });

@@ -230,8 +230,10 @@ export class AgentRunner {
           handle.replied = true;
           return;
         }
-        // A stored task: whoever waits in this process for the turn's outcome gets the error; the task fails (below).
+        // A stored task: whoever waits in this process for the turn's outcome gets the error (a blocking send, the
+        // turn's stream after the events it had); the task fails (below), for everyone else.
         this.engine.settleFailed(taskId, event.blocking ?? event.error);
+        this.engine.hub.failTurn(taskId, event.error, this.engine.peek(taskId)?.lastSequence ?? 0);
       }
       try {
         const lifecycle = this.toLifecycle(input.task, event);

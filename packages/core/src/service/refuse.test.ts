@@ -43,7 +43,7 @@ describe('an agent that refuses its call (refuse)', () => {
     expect((await store.list({ owner: '' })).tasks).toEqual([]);
   });
 
-  it('fails a stored task with the error text, and a blocking continuation gets the error', async () => {
+  it('on a stored task: ends the turn stream with the error, fails the task for other readers, and a blocking continuation gets the error', async () => {
     let turn = 0;
     const { service } = serviceWith(async (ctx) => {
       if (turn++ === 0) return ctx.inputRequired('more?');
@@ -52,16 +52,26 @@ describe('an agent that refuses its call (refuse)', () => {
     });
     const first = await service.unary('SendMessage', user('start'));
     const task = first.task!;
+    const watcher = await service.stream('SubscribeToTask', { id: task.id });
+    const watched = collect(watcher);
     const stream = await service.stream('SendStreamingMessage', user('next', { taskId: task.id, contextId: task.contextId }));
-    const events = await collect(stream);
-    const last = events.at(-1)!.response;
+    const events: StreamEvent[] = [];
+    const error = await (async () => {
+      for await (const event of stream) events.push(event);
+    })().catch((e: unknown) => e);
+    // The turn's own stream: the events before the refusal, then the error (no failed status).
+    expect(kindOf(error)).toEqual(['UnsupportedOperation', 'a second task event']);
+    expect(events.map((e) => Object.keys(e.response)[0])).toEqual(['task', 'statusUpdate']);
+    expect(events.at(-1)!.response).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_WORKING' } } });
+    // Another reader sees the task fail with the error's text.
+    const last = (await watched).at(-1)!.response;
     expect(last).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_FAILED', message: { parts: [{ text: 'a second task event' }] } } } });
 
     turn = 0;
     const again = (await service.unary('SendMessage', user('start'))).task!;
     turn = 1;
-    const error = await service.unary('SendMessage', user('next', { taskId: again.id, contextId: again.contextId })).catch((e: unknown) => e);
-    expect(kindOf(error)).toEqual(['UnsupportedOperation', 'a second task event']);
+    const blocked = await service.unary('SendMessage', user('next', { taskId: again.id, contextId: again.contextId })).catch((e: unknown) => e);
+    expect(kindOf(blocked)).toEqual(['UnsupportedOperation', 'a second task event']);
     await service.idle();
     expect((await service.unary('GetTask', { id: again.id })).status.state).toBe('TASK_STATE_FAILED');
   });
