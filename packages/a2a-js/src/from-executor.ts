@@ -1,9 +1,9 @@
 import type { SendMessageRequest } from '@a2a-js/sdk';
 import type { AgentExecutionEvent, AgentExecutor, RequestContext, ServerCallContext, User } from '@a2a-js/sdk/server';
-import type { Agent, AgentContext, Principal } from '@taskwire/core';
+import type { Agent, AgentContext, Principal, TaskState } from '@taskwire/core';
 import { A2AError, isTerminal } from '@taskwire/core';
 import { AdapterEventBus } from './event-bus.js';
-import { fromJsArtifact, fromJsMessage, fromJsState, toJsMessage, toJsTask } from './shapes.js';
+import { fromJsArtifact, fromJsMessage, fromJsState, toJsMessage, toJsState, toJsTask } from './shapes.js';
 
 /** What {@link fromA2AExecutor} may be given. */
 export interface FromA2AExecutorOptions {
@@ -30,8 +30,10 @@ export interface FromA2AExecutorOptions {
  * Turns an `@a2a-js/sdk` 1.x `AgentExecutor` into a Taskwire {@link Agent},
  * unchanged. Each run calls `execute(requestContext, eventBus)` with a
  * `RequestContext` carrying `taskId`, `contextId`, `userMessage` (a2a-js's
- * shapes), `task` on a follow-up turn, `referenceTasks`, and `context`
- * (user, tenant, requested extensions). What the executor publishes maps
+ * shapes), `task` on a follow-up turn (as a2a-js gives it: still in its
+ * interrupted state, shown as input-required since Taskwire does not tell
+ * input- from auth-required, with the user's message last in its history),
+ * `referenceTasks`, and `context` (user, tenant, requested extensions). What the executor publishes maps
  * onto the run as the a2a-js server would take it: the first event must be
  * a `task` or a `message` (a `message` answers without a task); then
  * `statusUpdate` and `artifactUpdate` events update the task. The orderings
@@ -57,7 +59,7 @@ export function fromA2AExecutor(executor: AgentExecutor, options: FromA2AExecuto
     };
     const requestContext = makeRequestContext(ctx, request, options);
     const bus = new AdapterEventBus();
-    const run = new RunPump(ctx);
+    const run = new RunPump(ctx, fromJsState(requestContext.task?.status?.state));
     bus.on('event', (event) => run.push(event));
     const finished = new Promise<void>((resolve) => bus.on('finished', resolve));
     const onAbort = (): void => void executor.cancelTask(taskId, bus).catch(() => undefined);
@@ -88,7 +90,9 @@ function makeRequestContext(ctx: AgentContext, request: SendMessageRequest, opti
   const callContext = options.ServerCallContext
     ? new options.ServerCallContext({ user, tenant, requestedExtensions, requestedVersion: '1.0' })
     : (plainCallContext(user, tenant, requestedExtensions) as unknown as ServerCallContext);
-  const task = ctx.isContinuation ? toJsTask(ctx.task) : undefined;
+  // a2a-js hands a follow-up turn the task still in its interrupted state, the user's message last in its history.
+  // Taskwire's context has it moved on (submitted) and does not say which interruption it was: input-required, the usual one.
+  const task = ctx.isContinuation ? { ...toJsTask(ctx.task), status: { state: toJsState('TASK_STATE_INPUT_REQUIRED'), message: undefined, timestamp: ctx.task.status.timestamp } } : undefined;
   const referenceTasks = ctx.referencedTasks.map(toJsTask);
   const taskId = ctx.task.id;
   const contextId = ctx.task.contextId;
@@ -147,7 +151,11 @@ class RunPump {
   /** The first error of a commit that the run must end with. */
   failure: unknown = undefined;
 
-  constructor(private readonly ctx: AgentContext) {}
+  /** `given` is the state of the task the executor was handed (a follow-up turn's), which its Task event may repeat. */
+  constructor(
+    private readonly ctx: AgentContext,
+    private readonly given: TaskState | undefined,
+  ) {}
 
   /** True when the executor answered with a message (no task) or the call was refused. */
   get answered(): boolean {
@@ -186,7 +194,8 @@ class RunPump {
       if (event.kind === 'task') {
         this.pattern = 'task';
         const state = fromJsState(event.data.status?.state);
-        if (state && state !== 'TASK_STATE_SUBMITTED' && state !== ctx.task.status.state) return this.status(state, event.data.status?.message, undefined);
+        // A Task event sets the scene; a state of its own (not the one the executor was handed) is a status change.
+        if (state && state !== 'TASK_STATE_SUBMITTED' && state !== this.given && state !== ctx.task.status.state) return this.status(state, event.data.status?.message, undefined);
         return;
       }
       this.stopped = true;
@@ -210,7 +219,7 @@ class RunPump {
     return ctx.refuse(new A2AError('UnsupportedOperation', `Stream ordering violation: received ${event.kind} in task lifecycle stream.`));
   }
 
-  private async status(state: NonNullable<ReturnType<typeof fromJsState>>, message: Parameters<typeof fromJsMessage>[0] | undefined, metadata: Record<string, unknown> | undefined): Promise<void> {
+  private async status(state: TaskState, message: Parameters<typeof fromJsMessage>[0] | undefined, metadata: Record<string, unknown> | undefined): Promise<void> {
     const say = message ? (({ role: _role, messageId, ...rest }) => ({ ...rest, messageId }))(fromJsMessage(message)) : undefined;
     await this.ctx.emit({ kind: 'status', state, message: say, metadata });
     if (isTerminal(state)) this.stopped = true;
