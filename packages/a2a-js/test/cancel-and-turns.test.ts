@@ -2,7 +2,7 @@ import type { Message, Task } from '@a2a-js/sdk';
 import { Role, TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus } from '@a2a-js/sdk/server';
 import { AgentEvent, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
-import type { StreamEvent } from '@taskwire/core';
+import type { StreamEvent, Task as TwTask } from '@taskwire/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CancellableAgentExecutor } from './fixtures/sample-agents.js';
 import type { TaskwireServed } from './servers.js';
@@ -72,6 +72,12 @@ class BookingExecutor implements AgentExecutor {
   async cancelTask(): Promise<void> {}
 }
 
+/** The task of a SendMessage result (these executors always make one). */
+function taskOf(result: { task?: TwTask } | { message?: unknown }): TwTask {
+  if (!('task' in result) || !result.task) throw new Error('expected a task');
+  return result.task;
+}
+
 async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];
   for await (const event of events) out.push(event);
@@ -90,7 +96,7 @@ describe('an a2a-js executor on Taskwire: cancels and turns over any transport',
     const cancels: string[] = [];
     const published: string[] = [];
     const cancelTask = executor.cancelTask;
-    executor.cancelTask = (taskId, bus) => (cancels.push(taskId), cancelTask(taskId, bus));
+    executor.cancelTask = (taskId: string) => (cancels.push(taskId), cancelTask(taskId));
     const execute = executor.execute.bind(executor);
     executor.execute = (ctx, bus) => {
       bus.on('event', (e) => published.push(e.kind === 'statusUpdate' ? `${TaskState[e.data.status!.state]} ${textOf(e.data.status?.message)}`.trim() : e.kind));
@@ -101,15 +107,15 @@ describe('an a2a-js executor on Taskwire: cancels and turns over any transport',
     const streaming = await served.client('JSONRPC');
     const canceling = await served.client('GRPC');
     const events: StreamEvent[] = [];
-    let canceled: Task | undefined;
+    let canceled: TwTask | undefined;
     for await (const event of streaming.sendStreamingMessage(user('count to five'))) {
       events.push(event);
       const response = event.response;
       if ('statusUpdate' in response && response.statusUpdate.status.state === 'TASK_STATE_WORKING' && !canceled) {
-        canceled = (await canceling.cancelTask({ id: response.statusUpdate.taskId })) as never;
+        canceled = await canceling.cancelTask({ id: response.statusUpdate.taskId });
       }
     }
-    expect((canceled as unknown as { status: { state: string } }).status.state).toBe('TASK_STATE_CANCELED');
+    expect(canceled?.status.state).toBe('TASK_STATE_CANCELED');
     expect(events.at(-1)!.response).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_CANCELED' } } });
     await served.service.idle();
     // cancelTask was called with the task, and the executor stopped at its next step, saying so (the task was canceled already).
@@ -124,8 +130,8 @@ describe('an a2a-js executor on Taskwire: cancels and turns over any transport',
     const served = await serveOnTaskwire(executor, card('Booking'), { adapter: { RequestContext, ServerCallContext } });
     opened.push(served);
     const first = await (await served.client('HTTP+JSON')).sendMessage(user('book a table', { extensions: ['https://example.com/ext/v1'] }));
-    expect(first.task).toMatchObject({ status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { parts: [{ text: 'Which day?' }] } } });
-    const task = first.task!;
+    const task = taskOf(first);
+    expect(task).toMatchObject({ status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { parts: [{ text: 'Which day?' }] } } });
     const events = await collect((await served.client('GRPC')).sendStreamingMessage(user('Friday', { taskId: task.id, contextId: task.contextId, referenceTaskIds: [task.id] })));
     expect(events.at(-1)!.response).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'booked' }] } } } });
     const done = await (await served.client('JSONRPC')).getTask({ id: task.id });

@@ -42,8 +42,8 @@ describe("a2a-js's sample agent, unchanged, on a2a-js and on Taskwire", () => {
   let onA2AJs: Served;
   let onTaskwire: TaskwireServed;
   beforeAll(async () => {
-    onA2AJs = await serveOnA2AJs(new SampleAgentExecutor(), card('Sample Agent'));
-    onTaskwire = await serveOnTaskwire(new SampleAgentExecutor(), card('Sample Agent'));
+    onA2AJs = await serveOnA2AJs(new SampleAgentExecutor(100), card('Sample Agent'));
+    onTaskwire = await serveOnTaskwire(new SampleAgentExecutor(100), card('Sample Agent'));
   });
   afterAll(async () => {
     await onA2AJs?.close();
@@ -71,7 +71,7 @@ describe("a2a-js's sample agent, unchanged, on a2a-js and on Taskwire", () => {
   it.each(['JSONRPC', 'HTTP+JSON', 'GRPC'] as const)("answers Taskwire's client over %s", async (binding) => {
     const client = await onTaskwire.client(binding);
     const result = await client.sendMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'goodbye' }] } });
-    expect(result.task).toMatchObject({
+    expect('task' in result && result.task).toMatchObject({
       status: { state: 'TASK_STATE_COMPLETED' },
       artifacts: [{ name: 'Result', description: 'The final result from the agent.', parts: [{ text: 'Goodbye! Have a wonderful day!', mediaType: 'text/plain' }] }],
     });

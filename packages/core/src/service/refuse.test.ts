@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Agent } from '../agent/agent.js';
 import { refuse } from '../agent/events.js';
 import { A2AError } from '../errors.js';
-import type { Message } from '../schema/index.js';
+import type { Message, Task } from '../schema/index.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
 import type { StreamEvent } from '../calls.js';
 import { TaskService } from './task-service.js';
@@ -22,6 +22,11 @@ async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[
   return out;
 }
 
+/** The task of a SendMessage result (the agents here always answer with one). */
+const taskOf = (result: { task?: Task } | { message?: unknown }): Task => {
+  if (!('task' in result) || !result.task) throw new Error('expected a task');
+  return result.task;
+};
 const kindOf = (error: unknown) => (A2AError.is(error) ? [error.kind, error.message] : error);
 
 describe('an agent that refuses its call (refuse)', () => {
@@ -51,7 +56,7 @@ describe('an agent that refuses its call (refuse)', () => {
       await ctx.refuse(new A2AError('UnsupportedOperation', 'a second task event'));
     });
     const first = await service.unary('SendMessage', user('start'));
-    const task = first.task!;
+    const task = taskOf(first);
     const watcher = await service.stream('SubscribeToTask', { id: task.id });
     const watched = collect(watcher);
     const stream = await service.stream('SendStreamingMessage', user('next', { taskId: task.id, contextId: task.contextId }));
@@ -68,7 +73,7 @@ describe('an agent that refuses its call (refuse)', () => {
     expect(last).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_FAILED', message: { parts: [{ text: 'a second task event' }] } } } });
 
     turn = 0;
-    const again = (await service.unary('SendMessage', user('start'))).task!;
+    const again = taskOf(await service.unary('SendMessage', user('start')));
     turn = 1;
     const blocked = await service.unary('SendMessage', user('next', { taskId: again.id, contextId: again.contextId })).catch((e: unknown) => e);
     expect(kindOf(blocked)).toEqual(['UnsupportedOperation', 'a second task event']);
