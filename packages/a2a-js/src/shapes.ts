@@ -1,5 +1,6 @@
 import type * as js from '@a2a-js/sdk';
 import type { Artifact, Message, Part, Struct, Task, TaskState, TaskStatus } from '@taskwire/core';
+import { TaskStateSchema } from '@taskwire/core';
 
 /*
  * Taskwire's v1.0 ProtoJSON shapes <-> @a2a-js/sdk 1.x's generated
@@ -8,16 +9,8 @@ import type { Artifact, Message, Part, Struct, Task, TaskState, TaskStatus } fro
  * numbers are needed at runtime, so nothing of @a2a-js/sdk is loaded.
  */
 
-const STATES: readonly TaskState[] = [
-  'TASK_STATE_SUBMITTED',
-  'TASK_STATE_WORKING',
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_REJECTED',
-  'TASK_STATE_AUTH_REQUIRED',
-];
+/** Task states in proto order: `TASK_STATE_SUBMITTED` is 1 ... `TASK_STATE_AUTH_REQUIRED` is 8, as a2a-js numbers them. */
+const STATES: readonly TaskState[] = TaskStateSchema.options;
 
 /** a2a-js's number of a task state (`TaskState.TASK_STATE_WORKING` is 2). */
 export function toJsState(state: TaskState): js.TaskState {
