@@ -29,6 +29,7 @@ const inCi = process.env.CI === 'true';
 
 const readmes: ReadmeExamples[] = [
   'README.md',
+  'docs/from-a2a-js.md',
   ...['packages', 'examples'].flatMap((dir) => readdirSync(join(root, dir)).map((name) => `${dir}/${name}/README.md`)),
 ]
   .filter((path) => existsSync(join(root, path)))
