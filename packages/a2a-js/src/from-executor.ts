@@ -43,9 +43,11 @@ export interface FromA2AExecutorOptions {
  * executor that throws fails its task with `Agent execution error: <message>`.
  * CancelTask, from any transport or replica, aborts the run and calls
  * `cancelTask(taskId, eventBus)`; what the executor publishes after that is
- * dropped (the task is already canceled). The run ends when `execute`
- * settles or the executor calls `finished()`, whichever comes first; a task
- * left unsettled is then completed.
+ * dropped (the task is already canceled), and the run ends without waiting
+ * for `execute` (an executor that never stops cannot hold up a shutdown).
+ * Otherwise the run ends when `execute` settles or the executor calls
+ * `finished()`, whichever comes first; a task left unsettled is then
+ * completed.
  */
 export function fromA2AExecutor(executor: AgentExecutor, options: FromA2AExecutorOptions = {}): Agent {
   return async (ctx) => {
@@ -62,14 +64,22 @@ export function fromA2AExecutor(executor: AgentExecutor, options: FromA2AExecuto
     const run = new RunPump(ctx, fromJsState(requestContext.task?.status?.state));
     bus.on('event', (event) => run.push(event));
     const finished = new Promise<void>((resolve) => bus.on('finished', resolve));
-    const onAbort = (): void => void executor.cancelTask(taskId, bus).catch(() => undefined);
+    // Canceled (or the service is closing): the executor is told, and the run ends without waiting for it to stop.
+    let aborted!: () => void;
+    const abort = new Promise<void>((resolve) => (aborted = resolve));
+    const onAbort = (): void => {
+      aborted();
+      void Promise.resolve()
+        .then(() => executor.cancelTask(taskId, bus))
+        .catch(() => undefined);
+    };
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     let thrown: { error: unknown } | undefined;
     try {
       const executed = Promise.resolve()
         .then(() => executor.execute(requestContext, bus))
         .catch((error: unknown) => void (thrown = { error }));
-      await Promise.race([executed, finished]);
+      await Promise.race([executed, finished, abort]);
       await run.drained();
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);

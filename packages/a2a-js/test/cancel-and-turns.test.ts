@@ -3,7 +3,7 @@ import { Role, TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus } from '@a2a-js/sdk/server';
 import { AgentEvent, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import type { StreamEvent, Task as TwTask } from '@taskwire/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CancellableAgentExecutor } from './fixtures/sample-agents.js';
 import type { TaskwireServed } from './servers.js';
 import { card, serveOnTaskwire } from './servers.js';
@@ -117,12 +117,33 @@ describe('an a2a-js executor on Taskwire: cancels and turns over any transport',
     }
     expect(canceled?.status.state).toBe('TASK_STATE_CANCELED');
     expect(events.at(-1)!.response).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_CANCELED' } } });
-    await served.service.idle();
+    // The run ended at the cancel; the executor stops at its next step, on its own time.
+    await vi.waitFor(() => expect(published).toHaveLength(3), { timeout: 10_000 });
     // cancelTask was called with the task, and the executor stopped at its next step, saying so (the task was canceled already).
     const taskId = (events[0]!.response as { task: { id: string } }).task.id;
     expect(cancels).toEqual([taskId]);
     expect(published).toEqual(['task', 'TASK_STATE_WORKING', expect.stringMatching(/^TASK_STATE_CANCELED Task cancelled by user at step [1-4]\/5\.$/)]);
     expect((await canceling.getTask({ id: taskId })).status.state).toBe('TASK_STATE_CANCELED');
+  });
+
+  it('ends the run at a cancel even when the executor never stops, so it cannot hold up a shutdown', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const stuck: AgentExecutor = {
+      async execute(ctx, bus) {
+        bus.publish(AgentEvent.task({ id: ctx.taskId, contextId: ctx.contextId, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined }, artifacts: [], history: [ctx.userMessage], metadata: undefined }));
+        started();
+        await new Promise(() => undefined); // never returns, whatever cancelTask does
+      },
+      async cancelTask() {},
+    };
+    const served = await serveOnTaskwire(stuck, card('Stuck'));
+    opened.push(served);
+    const client = await served.client('JSONRPC');
+    const sent = taskOf(await client.sendMessage({ ...user('hang'), configuration: { returnImmediately: true } }));
+    await running;
+    expect((await client.cancelTask({ id: sent.id })).status.state).toBe('TASK_STATE_CANCELED');
+    await served.service.idle();
   });
 
   it('runs a follow-up turn over another transport, with the task, the caller and a2a-js classes for instanceof', async () => {
