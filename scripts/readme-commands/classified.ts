@@ -73,6 +73,12 @@ export const CLASSIFIED: Readonly<Record<string, Readonly<Record<string, Classif
     'npx -y pnpm@10.34.9 exec changeset pre enter next': RELEASE,
     'npx -y pnpm@10.34.9 exec changeset pre exit': RELEASE,
   },
+  'docs/from-a2a-js.md': {
+    'npm install @taskwire/core @taskwire/server-http @taskwire/a2a-js': REGISTRY,
+  },
+  'packages/a2a-js/README.md': {
+    'npm install @taskwire/a2a-js @taskwire/core @taskwire/server-http @a2a-js/sdk': REGISTRY,
+  },
   'packages/ai-sdk/README.md': {
     'npm install @taskwire/ai-sdk @taskwire/core @taskwire/server-http ai@^7 zod': REGISTRY,
     'npm install @ai-sdk/openai@4': skip('installs from the npm registry; examples/ai-sdk-agent depends on @ai-sdk/openai 4 and its tests load it'),

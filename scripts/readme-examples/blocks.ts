@@ -54,8 +54,8 @@ export function examplesOf(readme: string, markdown: string): ReadmeExamples {
   return { readme, examples, agentPort: agent ? Number(agent[1]) : undefined, nodeMajor: node ? Number(node[1]) : undefined };
 }
 
-/** A file name for an example: the README's folder and the block's index (`packages-core-2`). */
+/** A file name for an example: the README's folder (or a doc's path) and the block's index (`packages-core-2`, `docs-hosting-hono-0`). */
 export function exampleName(example: Example): string {
-  const folder = example.readme === 'README.md' ? 'root' : example.readme.replace(/\/README\.md$/, '').replace(/\//g, '-');
+  const folder = example.readme === 'README.md' ? 'root' : example.readme.replace(/\/README\.md$/, '').replace(/\.md$/, '').replace(/\//g, '-');
   return `${folder}-${example.index}`;
 }

@@ -8,6 +8,8 @@ export { serveA2A } from './serve.js';
 export type { A2AServer, HttpTimeouts, ServeA2AOptions } from './serve.js';
 export { createA2AHandler } from './handler.js';
 export type { A2AHandler } from './handler.js';
+export { a2aFastify } from './fastify-plugin.js';
+export type { A2AFastifyPlugin, FastifyInstanceLike } from './fastify-plugin.js';
 export type { NodeHandler } from './node-host.js';
 export type { FetchHandler } from './fetch-host.js';
 export { HTTP_DEFAULTS } from './options.js';

@@ -1,7 +1,8 @@
 import type { Message, Task } from '../schema/index.js';
 import type { Principal } from '../calls.js';
+import type { A2AError } from '../errors.js';
 import type { AgentExtensions } from '../extensions.js';
-import type { AgentEvent, ArtifactInit, ArtifactOptions, Say, StatusOptions } from './events.js';
+import type { AgentEvent, ArtifactInit, ArtifactOptions, RefuseOptions, Say, StatusOptions } from './events.js';
 
 /**
  * What an agent receives for one run: the task (after the user's message),
@@ -64,6 +65,14 @@ export interface AgentContext {
   complete(message?: Say, options?: StatusOptions): Promise<void>;
   fail(message: Say, options?: StatusOptions): Promise<void>;
   reject(message: Say, options?: StatusOptions): Promise<void>;
+  /**
+   * Refuses the call with an A2A error instead of answering it: on a new
+   * task nothing is stored and the caller gets `error` (a blocking
+   * SendMessage `options.blocking` when given); on a stored task the task
+   * fails with the error's message. The run is over: return. See
+   * {@link refuse} in the events module.
+   */
+  refuse(error: A2AError, options?: RefuseOptions): Promise<void>;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { A2AError } from '../errors.js';
 import type { Artifact, Message, Part, Struct, TaskState } from '../schema/index.js';
 
 /** Text, parts, or a whole message: what an agent says in a status update. */
@@ -7,11 +8,12 @@ export type Say = string | readonly Part[] | Omit<Message, 'role' | 'messageId'>
  * An event as an agent emits it: the task and context ids are filled in by
  * the service. `status` changes the task's state; `artifact` adds or
  * updates an output; `reply` answers with one agent message (see
- * {@link reply}).
+ * {@link reply}); `refuse` ends the call with an error (see {@link refuse}).
  */
 export type AgentEvent =
   | { readonly kind: 'status'; readonly state: TaskState; readonly message?: Say | undefined; readonly metadata?: Struct | undefined }
   | { readonly kind: 'reply'; readonly message: Say }
+  | { readonly kind: 'refuse'; readonly error: A2AError; readonly blocking?: A2AError | undefined }
   | {
       readonly kind: 'artifact';
       readonly artifact: Artifact;
@@ -55,6 +57,27 @@ export const rejected = (message: Say, options?: StatusOptions) => status('TASK_
  * Either way the run is over: return.
  */
 export const reply = (message: Say): AgentEvent => ({ kind: 'reply', message });
+
+/** Options of {@link refuse}. */
+export interface RefuseOptions {
+  /** The error a blocking SendMessage gets instead of the refusal's own (a stream, or a v0.3 `message/stream`, gets the refusal's). */
+  readonly blocking?: A2AError;
+}
+
+/**
+ * Refuses the call that started the run with `error` (an A2AError: its
+ * code goes to the caller as the transport writes it). As the run's first
+ * event on a new task, nothing is stored: a blocking SendMessage rejects
+ * with `options.blocking ?? error` and a stream is refused before its first
+ * event. On a task already stored (a continuation, or after other events)
+ * the task fails with the error's message as its agent status message: a
+ * blocking SendMessage waiting in this process rejects with
+ * `options.blocking ?? error`, the stream of the SendStreamingMessage that
+ * started the turn ends with `error` after the events it had, and other
+ * streams (SubscribeToTask) see the task fail. Either way the run is over:
+ * return. For adapters that must answer as another server would.
+ */
+export const refuse = (error: A2AError, options: RefuseOptions = {}): AgentEvent => ({ kind: 'refuse', error, blocking: options.blocking });
 
 /** An artifact to emit: id and parts, or just parts/text with a name (the id is then the name). */
 export type ArtifactInit = Omit<Artifact, 'artifactId' | 'parts'> & {

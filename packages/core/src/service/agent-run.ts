@@ -231,6 +231,16 @@ export class AgentRunner {
         handle.replied = true;
         return;
       }
+      if (event.kind === 'refuse') {
+        if (await this.engine.newTasks.refuse(taskId, event.error, event.blocking ?? event.error)) {
+          handle.replied = true;
+          return;
+        }
+        // A stored task: whoever waits in this process for the turn's outcome gets the error (a blocking send, the
+        // turn's stream after the events it had); the task fails (below), for everyone else.
+        this.engine.settleFailed(taskId, event.blocking ?? event.error);
+        this.engine.hub.failTurn(taskId, event.error, this.engine.peek(taskId)?.lastSequence ?? 0);
+      }
       try {
         const lifecycle = this.toLifecycle(input.task, event);
         const applied = await this.engine.apply(taskId, lifecycle, false, handle);
@@ -259,6 +269,7 @@ export class AgentRunner {
   /** Fills an agent event in with the task's ids (a reply on a stored task completes it with the message). */
   toLifecycle(task: Pick<Task, 'id' | 'contextId'>, event: AgentEvent): LifecycleEvent {
     if (event.kind === 'reply') return this.toLifecycle(task, build.completed(event.message));
+    if (event.kind === 'refuse') return this.toLifecycle(task, build.failed(event.error.message));
     const ids = { taskId: task.id, contextId: task.contextId };
     if (event.kind === 'artifact') {
       return {

@@ -18,8 +18,11 @@ export class Subscription {
   private behind = false;
   private wake: (() => void) | undefined;
   private closed = false;
+  private failure: { readonly error: unknown; readonly upTo: number } | undefined;
   /** How many events were skipped because the store had dropped them. */
   skipped = 0;
+  /** True for the stream of the call that started the task's current turn (a SendStreamingMessage): see {@link EventHub.failTurn}. */
+  turn = false;
 
   constructor(
     private readonly store: TaskStore,
@@ -52,7 +55,8 @@ export class Subscription {
     for (;;) {
       if (this.closed || signal?.aborted) return undefined;
       const buffered = this.takeBuffered();
-      if (buffered) return buffered;
+      if (buffered && (this.failure === undefined || buffered.sequence <= this.failure.upTo)) return buffered;
+      if (this.failure !== undefined && (buffered || !this.behind)) throw this.failure.error;
       if (this.behind) {
         this.behind = false;
         const caughtUp = await this.store.readEvents(this.taskId, this.lastSequence, this.bufferLimit);
@@ -76,6 +80,12 @@ export class Subscription {
         signal?.addEventListener('abort', done, { once: true });
       });
     }
+  }
+
+  /** Ends the reader with `error`: `next` delivers the events up to sequence `upTo`, then rejects with it. */
+  fail(error: unknown, upTo: number): void {
+    this.failure ??= { error, upTo };
+    this.wake?.();
   }
 
   /** Makes the next read start from the store's log after {@link lastSequence} (a resume). */
@@ -151,6 +161,16 @@ export class EventHub {
       this.following.get(subscription.taskId)?.();
       this.following.delete(subscription.taskId);
     }
+  }
+
+  /**
+   * Ends the turn streams of `taskId` (see {@link Subscription.turn}) with
+   * `error` after the events up to `upTo`: the call that started the turn
+   * was refused (see `AgentContext.refuse`). Other readers go on.
+   */
+  failTurn(taskId: string, error: unknown, upTo: number): void {
+    const set = this.byTask.get(taskId);
+    if (set) for (const subscription of set) if (subscription.turn) subscription.fail(error, upTo);
   }
 
   /** Closes every reader (their streams end, so their clients resume elsewhere): a draining server. */

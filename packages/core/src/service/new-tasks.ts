@@ -109,6 +109,24 @@ export class NewTasks {
   }
 
   /**
+   * Refuses a held-back task with an error instead of storing it (see
+   * `AgentContext.refuse`): the task is dropped (never stored), its creation
+   * waiters (streams) reject with `error` and its settled waiters (blocking
+   * sends) with `blocking`. Resolves false, changing nothing, when the task
+   * is stored or being stored.
+   */
+  refuse(taskId: string, error: unknown, blocking: unknown = error): Promise<boolean> {
+    return this.parts.lock.run(taskId, async () => {
+      const current = this.parts.active.get(taskId);
+      if (current === undefined || current.version > 0 || !this.parts.outcomes.claim(taskId)) return false;
+      this.parts.active.delete(taskId);
+      this.runs.delete(taskId);
+      this.parts.outcomes.failed(taskId, error, blocking);
+      return true;
+    });
+  }
+
+  /**
    * Stores a new task; its log starts with the task itself (sequence 1).
    * With `activate`, the task is kept in memory from this commit on (as
    * `TaskEngine.activate` does, but with no window for another commit in between).

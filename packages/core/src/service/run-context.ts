@@ -1,6 +1,7 @@
 import type { AgentContext } from '../agent/agent.js';
 import { textOf } from '../agent/agent.js';
-import type { AgentEvent, ArtifactInit, ArtifactOptions, Say, StatusOptions } from '../agent/events.js';
+import type { AgentEvent, ArtifactInit, ArtifactOptions, RefuseOptions, Say, StatusOptions } from '../agent/events.js';
+import type { A2AError } from '../errors.js';
 import * as build from '../agent/events.js';
 import type { Message, Task } from '../schema/index.js';
 import type { Principal } from '../calls.js';
@@ -17,7 +18,7 @@ export class RunHandle {
   epoch: number | undefined = undefined;
   /** True once {@link abort} was called. */
   aborted = false;
-  /** True once the agent answered its new task with a message (nothing was stored; the run may emit nothing more). */
+  /** True once the agent answered its new task with a message, or refused it (nothing was stored; the run may emit nothing more). */
   replied = false;
   /** True once an event of the agent left its task terminal or interrupted. */
   settled = false;
@@ -124,5 +125,9 @@ export class RunContext implements AgentContext {
 
   get reject(): (message: Say, options?: StatusOptions) => Promise<void> {
     return (message, options) => this.#emit(build.rejected(message, options));
+  }
+
+  get refuse(): (error: A2AError, options?: RefuseOptions) => Promise<void> {
+    return (error, options) => this.#emit(build.refuse(error, options));
   }
 }

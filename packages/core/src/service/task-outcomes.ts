@@ -89,14 +89,19 @@ export class TaskOutcomes {
     for (const waiter of list) waiter(undefined, error);
   }
 
-  /** A held-back task could not be stored: every waiter of it (creation and settled) fails with `error`. */
-  failed(taskId: string, error: unknown): void {
+  /**
+   * A held-back task could not be stored (or its run refused it): every
+   * waiter of it fails, its creation waiters with `error` and its settled
+   * waiters with `settledError` (default `error`).
+   */
+  failed(taskId: string, error: unknown, settledError: unknown = error): void {
     const creation = this.creations.get(taskId);
     if (creation === undefined) return;
     this.creations.delete(taskId);
-    const waiters = [...creation.waiters, ...(this.settled.get(taskId) ?? [])];
+    const settled = this.settled.get(taskId) ?? [];
     this.settled.delete(taskId);
-    for (const waiter of waiters) waiter(undefined, error);
+    for (const waiter of creation.waiters) waiter(undefined, error);
+    for (const waiter of settled) waiter(undefined, settledError);
   }
 }
 

@@ -126,6 +126,7 @@ export class TaskService implements A2AHandlers {
     // A held-back task is stored with the agent's first event (sequence 1 is the task itself): follow from there.
     const heldBack = record.version === 0;
     const subscription = this.engine.hub.subscribe(taskId, heldBack ? 1 : record.lastSequence);
+    subscription.turn = true;
     const created = heldBack ? this.engine.newTasks.whenCreated(taskId) : undefined;
     started.run();
     if (created) {

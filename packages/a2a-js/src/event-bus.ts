@@ -1,0 +1,61 @@
+import type { AgentExecutionEvent, EventListener, ExecutionEventBus, ExecutionEventName, FinishedListener } from '@a2a-js/sdk/server';
+
+/**
+ * The event bus an executor publishes to: a2a-js's `ExecutionEventBus`
+ * contract (`publish`, `finished`, and `on`/`off`/`once`/`removeAllListeners`
+ * for both event names), without Node's EventEmitter or EventTarget, so it
+ * runs in any runtime. Listeners are called synchronously, in the order they
+ * were added; after `finished()` published events are ignored.
+ */
+export class AdapterEventBus implements ExecutionEventBus {
+  private readonly listeners = { event: [] as Array<EventListener>, finished: [] as Array<FinishedListener> };
+  private done = false;
+
+  /** True once `finished()` was called. */
+  get isFinished(): boolean {
+    return this.done;
+  }
+
+  publish(event: AgentExecutionEvent): void {
+    if (this.done) return;
+    for (const listener of [...this.listeners.event]) listener(event);
+  }
+
+  finished(): void {
+    if (this.done) return;
+    this.done = true;
+    for (const listener of [...this.listeners.finished]) listener();
+  }
+
+  on(eventName: 'event', listener: EventListener): this;
+  on(eventName: 'finished', listener: FinishedListener): this;
+  on(eventName: ExecutionEventName, listener: EventListener | FinishedListener): this {
+    (this.listeners[eventName] as Array<typeof listener>).push(listener);
+    return this;
+  }
+
+  off(eventName: 'event', listener: EventListener): this;
+  off(eventName: 'finished', listener: FinishedListener): this;
+  off(eventName: ExecutionEventName, listener: EventListener | FinishedListener): this {
+    const list = this.listeners[eventName] as Array<typeof listener>;
+    const at = list.indexOf(listener);
+    if (at >= 0) list.splice(at, 1);
+    return this;
+  }
+
+  once(eventName: 'event', listener: EventListener): this;
+  once(eventName: 'finished', listener: FinishedListener): this;
+  once(eventName: ExecutionEventName, listener: EventListener | FinishedListener): this {
+    const wrapped = ((...args: [AgentExecutionEvent]) => {
+      this.off(eventName as 'event', wrapped as EventListener);
+      (listener as (...a: unknown[]) => void)(...args);
+    }) as EventListener;
+    return this.on(eventName as 'event', wrapped);
+  }
+
+  removeAllListeners(eventName?: ExecutionEventName): this {
+    if (eventName === undefined || eventName === 'event') this.listeners.event.length = 0;
+    if (eventName === undefined || eventName === 'finished') this.listeners.finished.length = 0;
+    return this;
+  }
+}

@@ -1,0 +1,4 @@
+export { fromA2AExecutor } from './from-executor.js';
+export type { FromA2AExecutorOptions } from './from-executor.js';
+export { AdapterEventBus } from './event-bus.js';
+export { fromJsMessage, fromJsPart, fromJsArtifact, fromJsState, toJsMessage, toJsPart, toJsArtifact, toJsTask, toJsState } from './shapes.js';
