@@ -1,4 +1,4 @@
-import type { Agent, AgentContext, AgentEvent, ArtifactInit, ArtifactOptions, Part, Say, StatusOptions } from '@taskwire/core';
+import type { A2AError, Agent, AgentContext, AgentEvent, ArtifactInit, ArtifactOptions, Part, RefuseOptions, Say, StatusOptions } from '@taskwire/core';
 import * as build from '@taskwire/core';
 
 /**
@@ -28,6 +28,7 @@ export function mapEvents(agent: Agent, change: (event: AgentEvent, ctx: AgentCo
       complete: (message?: Say, options?: StatusOptions) => emit(build.completed(message, options)),
       fail: (message: Say, options?: StatusOptions) => emit(build.failed(message, options)),
       reject: (message: Say, options?: StatusOptions) => emit(build.rejected(message, options)),
+      refuse: (error: A2AError, options?: RefuseOptions) => emit(build.refuse(error, options)),
     };
     const result = agent(wrapped);
     if (result && typeof (result as AsyncIterable<AgentEvent>)[Symbol.asyncIterator] === 'function') {
@@ -50,7 +51,7 @@ export function withExtensionFields(event: AgentEvent, uri: string, metadata: Re
     const extensions = artifact.extensions?.includes(uri) ? artifact.extensions : [...(artifact.extensions ?? []), uri];
     return { ...event, artifact: { ...artifact, extensions, metadata: { ...artifact.metadata, ...metadata } } };
   }
-  if (event.message === undefined) return event;
+  if (event.kind === 'refuse' || event.message === undefined) return event;
   return { ...event, message: withMetadata(event.message, uri, metadata) } as AgentEvent;
 }
 

@@ -95,7 +95,7 @@ export function fromA2AExecutor(executor: AgentExecutor, options: FromA2AExecuto
 function makeRequestContext(ctx: AgentContext, request: SendMessageRequest, options: FromA2AExecutorOptions): RequestContext {
   const principal = ctx.principal;
   const user: User = options.user?.(principal) ?? (principal ? { isAuthenticated: true, userName: principal.id } : { isAuthenticated: false, userName: '' });
-  const requestedExtensions = [...((ctx as { extensions?: readonly string[] }).extensions ?? ctx.message.extensions ?? [])];
+  const requestedExtensions = [...(ctx.extensions.requested.length > 0 ? ctx.extensions.requested : (ctx.message.extensions ?? []))];
   const tenant = request.tenant || undefined;
   const callContext = options.ServerCallContext
     ? new options.ServerCallContext({ user, tenant, requestedExtensions, requestedVersion: '1.0' })

@@ -83,7 +83,7 @@ export class SqlitePushConfigStore implements PushConfigStore {
       const entry: StoredPushConfig = { owner: row.owner as string, delivered: 0, config: JSON.parse(row.config as string) as PushConfig };
       if (!plain(entry.config)) continue;
       const sealed = JSON.stringify(sealer.seal(entry).config);
-      batch.push({ sql: 'UPDATE taskwire_push_configs SET config = ?3 WHERE task_id = ?1 AND config_id = ?2 AND config = ?4', params: [entry.config.taskId, entry.config.id, sealed, row.config] });
+      batch.push({ sql: 'UPDATE taskwire_push_configs SET config = ?3 WHERE task_id = ?1 AND config_id = ?2 AND config = ?4', params: [entry.config.taskId, entry.config.id, sealed, row.config as string] });
     }
     batch.push({ sql: "INSERT INTO taskwire_meta (key, value) VALUES (?1, 'yes') ON CONFLICT (key) DO NOTHING", params: [PUSH_SECRETS_SEALED] });
     await this.options.driver.batch(batch);
