@@ -1,0 +1,6 @@
+/**
+ * `@taskwire/langgraph`: LangGraph.js and A2A. {@link langGraphAgent}
+ * serves a compiled graph as a Taskwire agent.
+ */
+export { langGraphAgent } from './graph-agent.js';
+export type { InterruptData, LangGraphAgentOptions, NodeUpdateData, StreamingGraph } from './graph-agent.js';

@@ -1,0 +1,78 @@
+// Test helpers (not exported by the package): an agent served on a real
+// JSON-RPC server at 127.0.0.1, and a user message.
+import type { A2AClient } from '@taskwire/client';
+import { createClient } from '@taskwire/client';
+import type { Agent, AgentCard, Message, StreamResponse, TaskServiceOptions, TaskStatus } from '@taskwire/core';
+import { createMemoryTaskStore, TaskService } from '@taskwire/core';
+import { httpInterfaces, serveA2A } from '@taskwire/server-http';
+
+/** A user message with a fresh id. */
+export function userMessage(textOrParts: string | Message['parts'], extra: Partial<Message> = {}): Message {
+  const parts = typeof textOrParts === 'string' ? [{ text: textOrParts }] : textOrParts;
+  return { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts, ...extra };
+}
+
+/** A card for a test agent; the server fills in its interfaces. */
+export function testCard(name: string): AgentCard {
+  return {
+    name,
+    description: `The ${name} test agent`,
+    supportedInterfaces: [],
+    version: '0.0.1',
+    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [{ id: 'talk', name: 'Talk', description: 'Talks', tags: ['test'] }],
+  };
+}
+
+/** An agent served over JSON-RPC, with a client. */
+export interface Served {
+  readonly service: TaskService;
+  readonly url: string;
+  readonly client: A2AClient;
+  close(): Promise<void>;
+}
+
+/** Serves `agent` at 127.0.0.1 (a free port) and connects a client. */
+export async function serve(agent: Agent, options: Partial<TaskServiceOptions> = {}): Promise<Served> {
+  const card = testCard('graph');
+  const service = new TaskService({ store: createMemoryTaskStore(), ...options, agent, card });
+  const http = await serveA2A({ service, card: (base) => ({ ...card, supportedInterfaces: httpInterfaces(base) }) });
+  const client = await createClient(http.url);
+  return {
+    service,
+    url: http.url,
+    client,
+    async close() {
+      await client.close();
+      await http.close();
+      await service.close();
+    },
+  };
+}
+
+/** Every event of one streamed send. */
+export async function streamed(client: A2AClient, message: Message): Promise<StreamResponse[]> {
+  const out: StreamResponse[] = [];
+  for await (const event of client.stream('SendStreamingMessage', { message })) out.push(event.response);
+  return out;
+}
+
+/** The last status of a stream's events. */
+export function lastStatus(events: readonly StreamResponse[]): TaskStatus {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if ('statusUpdate' in e) return e.statusUpdate.status;
+    if ('task' in e) return e.task.status;
+  }
+  throw new Error('no status in the stream');
+}
+
+/** The text of a stream's artifact chunks, joined. */
+export function artifactText(events: readonly StreamResponse[]): string {
+  return events
+    .flatMap((e) => ('artifactUpdate' in e ? e.artifactUpdate.artifact.parts : []))
+    .map((p) => ('text' in p ? p.text : ''))
+    .join('');
+}
