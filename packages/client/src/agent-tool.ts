@@ -15,6 +15,8 @@ export type A2ATarget =
 
 /** The options every framework's `a2aTool` shares: the target, and optionally how the tool describes itself and connects. */
 export type A2AToolOptions = A2ATarget & {
+  /** The tool's name, for frameworks that name tools in their options (default: the card's name in letters, digits, `_` and `-`; else `a2a_agent`). */
+  readonly name?: string;
   /** What the calling model reads about the tool (default: the card's name and description). */
   readonly description?: string;
   /**
@@ -44,6 +46,13 @@ export function toolDescription(options: A2AToolOptions): string {
     options.description ??
     (card ? `Ask the agent "${card.name}": ${card.description}` : 'Ask a remote A2A agent; answer its questions by calling again with its taskId')
   );
+}
+
+/** The tool's name: `options.name`, else the card's name made safe for a tool name, else `a2a_agent`. */
+export function toolName(options: A2AToolOptions): string {
+  const card = 'card' in options ? (options.card as { name?: unknown } | undefined) : undefined;
+  const fromCard = typeof card?.name === 'string' ? card.name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64) : '';
+  return options.name ?? (fromCard || 'a2a_agent');
 }
 
 /**

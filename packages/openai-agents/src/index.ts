@@ -8,3 +8,5 @@ export type { OpenAIAgentOptions } from './openai-agent.js';
 export { answerApprovals, approvalQuestion } from './approvals.js';
 export { META_KEY } from './shapes.js';
 export type { ApprovalAnswerData, ApprovalRequestData, ProgressData, TurnMeta, UsageRecord } from './shapes.js';
+export { a2aTool, a2aToolParameters } from './a2a-tool.js';
+export type { A2AToolOptions, A2AToolOutput } from '@taskwire/client';
