@@ -10,7 +10,7 @@ import * as z from 'zod';
 import type { LangGraphAgentOptions, StreamingGraph } from './graph-agent.js';
 import { langGraphAgent } from './graph-agent.js';
 import type { Served } from './test-kit.js';
-import { artifactText, lastStatus, serve, streamed, userMessage } from './test-kit.js';
+import { artifactText, lastStatus, serve, streamAndCancel, streamed, userMessage } from './test-kit.js';
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -130,11 +130,7 @@ describe('langGraphAgent', () => {
       .addEdge(START, 'agent')
       .compile({ checkpointer: new MemorySaver() });
     const { client, service } = await start(graph);
-    const events: StreamResponse[] = [];
-    for await (const event of client.stream('SendStreamingMessage', { message: userMessage('count') })) {
-      events.push(event.response);
-      if ('artifactUpdate' in event.response && events.filter((e) => 'artifactUpdate' in e).length === 1) await client.cancelTask({ id: event.response.artifactUpdate.taskId });
-    }
+    const events = await streamAndCancel(client, userMessage('count'));
     expect(lastStatus(events).state).toBe('TASK_STATE_CANCELED');
     await service.idle();
     const task = (await client.listTasks({})).tasks[0]!;

@@ -76,3 +76,17 @@ export function artifactText(events: readonly StreamResponse[]): string {
     .map((p) => ('text' in p ? p.text : ''))
     .join('');
 }
+
+/** Streams a send and cancels its task once the first artifact chunk arrives; every event of the stream. */
+export async function streamAndCancel(client: A2AClient, message: Message): Promise<StreamResponse[]> {
+  const events: StreamResponse[] = [];
+  let canceled = false;
+  for await (const event of client.stream('SendStreamingMessage', { message })) {
+    events.push(event.response);
+    if ('artifactUpdate' in event.response && !canceled) {
+      canceled = true;
+      await client.cancelTask({ id: event.response.artifactUpdate.taskId });
+    }
+  }
+  return events;
+}

@@ -4,7 +4,7 @@ import { createMemoryTaskStore } from '@taskwire/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { Served } from '../../langgraph/src/test-kit.js';
-import { artifactText, lastStatus, serve, streamed, userMessage } from '../../langgraph/src/test-kit.js';
+import { artifactText, lastStatus, serve, streamAndCancel, streamed, userMessage } from '../../langgraph/src/test-kit.js';
 import type { Step } from './fake-model.js';
 import { FakeModel } from './fake-model.js';
 import type { OpenAIAgentOptions } from './openai-agent.js';
@@ -130,11 +130,7 @@ describe('openaiAgent', () => {
     const deltas = Array.from({ length: 400 }, (_, i) => `${i} `);
     const model = new FakeModel(() => ({ text: deltas, delayMs: 5 }));
     const { client, service } = await start(new Agent({ name: 'Counter', model }));
-    const events: StreamResponse[] = [];
-    for await (const event of client.stream('SendStreamingMessage', { message: userMessage('count') })) {
-      events.push(event.response);
-      if ('artifactUpdate' in event.response && events.filter((e) => 'artifactUpdate' in e).length === 1) await client.cancelTask({ id: event.response.artifactUpdate.taskId });
-    }
+    const events = await streamAndCancel(client, userMessage('count'));
     expect(lastStatus(events).state).toBe('TASK_STATE_CANCELED');
     await service.idle();
     expect(model.requests[0]!.signal?.aborted).toBe(true);
