@@ -1,5 +1,9 @@
 // Test helpers (not exported by the package): an agent served on a real
 // JSON-RPC server at 127.0.0.1, and a user message.
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import type { A2AClient } from '@taskwire/client';
 import { createClient } from '@taskwire/client';
 import type { Agent, AgentCard, Message, StreamResponse, TaskServiceOptions, TaskStatus } from '@taskwire/core';
@@ -89,4 +93,36 @@ export async function streamAndCancel(client: A2AClient, message: Message): Prom
     }
   }
   return events;
+}
+
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const replicas: ChildProcess[] = [];
+
+/** A replica process: it, the URL it serves at, and its exit. */
+export interface Replica {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly exited: Promise<unknown>;
+}
+
+/** Starts `script` (TypeScript, with `args`) on this Node; resolves once it prints `ready <url>`. */
+export function startReplica(script: string, args: readonly string[]): Promise<Replica> {
+  const child = spawn(process.execPath, ['--import', TSX, '--conditions=@taskwire/source', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  replicas.push(child);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const ready = /ready (\S+)/.exec(out);
+      if (ready) resolve({ child, url: ready[1]!, exited });
+    });
+    child.once('exit', (code) => reject(new Error(`the replica exited (${code}) before serving:\n${out}`)));
+  });
+}
+
+/** Kills the replicas still running (an afterEach). */
+export function stopReplicas(): void {
+  for (const child of replicas.splice(0)) child.kill('SIGKILL');
 }
