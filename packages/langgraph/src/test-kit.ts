@@ -126,3 +126,28 @@ export function startReplica(script: string, args: readonly string[]): Promise<R
 export function stopReplicas(): void {
   for (const child of replicas.splice(0)) child.kill('SIGKILL');
 }
+
+/**
+ * Sends `ask` to a first replica of `script` (which pauses the task), kills
+ * that replica, starts a second one on the same `args` and sends `answer`
+ * on the task there: the two last statuses, and the second replica.
+ */
+export async function pauseThenAnswerElsewhere(
+  script: string,
+  args: readonly string[],
+  ask: string,
+  answer: string,
+): Promise<{ paused: TaskStatus; answered: TaskStatus; second: Replica }> {
+  const first = await startReplica(script, args);
+  const one = await createClient(first.url);
+  const paused = lastStatus(await streamed(one, userMessage(ask)));
+  const taskId = (await one.listTasks({})).tasks[0]!.id;
+  await one.close();
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const second = await startReplica(script, args);
+  const two = await createClient(second.url);
+  const answered = lastStatus(await streamed(two, userMessage(answer, { taskId })));
+  await two.close();
+  return { paused, answered, second };
+}
