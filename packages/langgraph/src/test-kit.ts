@@ -1,5 +1,7 @@
-// Test helpers (not exported by the package): an agent served on a real
-// JSON-RPC server at 127.0.0.1, and a user message.
+// Test helpers of the LangGraph and Agents SDK adapters (not exported by the
+// packages): an agent served on a real JSON-RPC server at 127.0.0.1,
+// streamed sends and their statuses, and replica processes for the cluster
+// tests.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
