@@ -79,6 +79,12 @@ export const CLASSIFIED: Readonly<Record<string, Readonly<Record<string, Classif
   'packages/a2a-js/README.md': {
     'npm install @taskwire/a2a-js @taskwire/core @taskwire/server-http @a2a-js/sdk': REGISTRY,
   },
+  'packages/langgraph/README.md': {
+    'npm install @taskwire/langgraph @taskwire/core @taskwire/server-http @langchain/langgraph @langchain/core zod': REGISTRY,
+  },
+  'packages/openai-agents/README.md': {
+    'npm install @taskwire/openai-agents @taskwire/core @taskwire/server-http @openai/agents zod': REGISTRY,
+  },
   'packages/ai-sdk/README.md': {
     'npm install @taskwire/ai-sdk @taskwire/core @taskwire/server-http ai@^7 zod': REGISTRY,
     'npm install @ai-sdk/openai@4': skip('installs from the npm registry; examples/ai-sdk-agent depends on @ai-sdk/openai 4 and its tests load it'),

@@ -6,7 +6,7 @@ import type { Tool, ToolExecutionOptions } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { a2aTool } from './a2a-tool.js';
 import type { A2AToolInput } from './a2a-tool.js';
-import type { A2AToolOutput } from './tool-output.js';
+import type { A2AToolOutput } from '@taskwire/client';
 import type { Served } from './test-kit.js';
 import { serve, testCard } from './test-kit.js';
 

@@ -9,7 +9,7 @@ export type { A2AAgentOptions, AiSdkSource, StreamTextConfig } from './a2a-agent
 export { contextTasks } from './context-tasks.js';
 export { a2aTool, a2aToolInput } from './a2a-tool.js';
 export type { A2AToolInput, A2AToolOptions, A2ATarget } from './a2a-tool.js';
-export type { A2AToolArtifact, A2AToolOutput } from './tool-output.js';
+export type { A2AToolArtifact, A2AToolOutput } from '@taskwire/client';
 export { answerApprovals, approvalQuestion } from './approvals.js';
 export { conversationOf, modelMessages, userPart } from './model-messages.js';
 export { META_KEY } from './shapes.js';

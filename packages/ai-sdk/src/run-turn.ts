@@ -1,9 +1,9 @@
 import type { AgentContext, CoalesceOptions, Struct, TelemetrySetting } from '@taskwire/core';
+import { TextArtifact } from '@taskwire/core';
 import type { ModelMessage, StreamTextResult, TextStreamPart, ToolSet } from 'ai';
 import { approvalQuestion } from './approvals.js';
 import type { ApprovalRequestData, ProgressData, UsageRecord } from './shapes.js';
 import { dataPart, messageMeta, META_KEY, toJson } from './shapes.js';
-import { TextArtifact } from './text-artifact.js';
 import { recordUsageOnSpan, usageRecord } from './usage.js';
 
 /** What one turn needs besides the agent context and the SDK's result. */

@@ -4,7 +4,7 @@ import { ToolLoopAgent } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { a2aAgent } from './a2a-agent.js';
 import { a2aTool } from './a2a-tool.js';
-import type { A2AToolOutput } from './tool-output.js';
+import type { A2AToolOutput } from '@taskwire/client';
 import type { Prompt, Served } from './test-kit.js';
 import { BINDINGS, finish, lastOf, scriptedModel, serve, testCard, text, toolCall, toolOutputs, userMessage } from './test-kit.js';
 

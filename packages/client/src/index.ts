@@ -37,3 +37,7 @@ export * from './view/reduce.js';
 export { isTaskLike, normalizeEvent } from './view/normalize.js';
 export { callSignal, isAbort } from './signals.js';
 export { escapeJsonControls, stripControls } from './cli/terminal.js';
+export { finalOutput, remoteAgentCalls, toolDescription, toolName } from './agent-tool.js';
+export type { A2AToolCall, A2AToolOptions, A2ATarget } from './agent-tool.js';
+export { taskOutput } from './tool-output.js';
+export type { A2AToolArtifact, A2AToolOutput } from './tool-output.js';

@@ -1,4 +1,6 @@
-import type { AgentContext, CoalesceOptions, Struct } from '@taskwire/core';
+import type { AgentContext } from './agent.js';
+import type { CoalesceOptions } from './events.js';
+import type { Struct } from '../schema/index.js';
 
 /**
  * The model's text as chunks of one artifact. Coalescing (the default):

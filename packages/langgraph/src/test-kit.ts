@@ -1,0 +1,155 @@
+// Test helpers of the LangGraph and Agents SDK adapters (not exported by the
+// packages): an agent served on a real JSON-RPC server at 127.0.0.1,
+// streamed sends and their statuses, and replica processes for the cluster
+// tests.
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type { A2AClient } from '@taskwire/client';
+import { createClient } from '@taskwire/client';
+import type { Agent, AgentCard, Message, StreamResponse, TaskServiceOptions, TaskStatus } from '@taskwire/core';
+import { createMemoryTaskStore, TaskService } from '@taskwire/core';
+import { httpInterfaces, serveA2A } from '@taskwire/server-http';
+
+/** A user message with a fresh id. */
+export function userMessage(textOrParts: string | Message['parts'], extra: Partial<Message> = {}): Message {
+  const parts = typeof textOrParts === 'string' ? [{ text: textOrParts }] : textOrParts;
+  return { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts, ...extra };
+}
+
+/** A card for a test agent; the server fills in its interfaces. */
+export function testCard(name: string): AgentCard {
+  return {
+    name,
+    description: `The ${name} test agent`,
+    supportedInterfaces: [],
+    version: '0.0.1',
+    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [{ id: 'talk', name: 'Talk', description: 'Talks', tags: ['test'] }],
+  };
+}
+
+/** An agent served over JSON-RPC, with a client. */
+export interface Served {
+  readonly service: TaskService;
+  readonly url: string;
+  readonly client: A2AClient;
+  close(): Promise<void>;
+}
+
+/** Serves `agent` at 127.0.0.1 (a free port) and connects a client. */
+export async function serve(agent: Agent, options: Partial<TaskServiceOptions> = {}): Promise<Served> {
+  const card = testCard('graph');
+  const service = new TaskService({ store: createMemoryTaskStore(), ...options, agent, card });
+  const http = await serveA2A({ service, card: (base) => ({ ...card, supportedInterfaces: httpInterfaces(base) }) });
+  const client = await createClient(http.url);
+  return {
+    service,
+    url: http.url,
+    client,
+    async close() {
+      await client.close();
+      await http.close();
+      await service.close();
+    },
+  };
+}
+
+/** Every event of one streamed send. */
+export async function streamed(client: A2AClient, message: Message): Promise<StreamResponse[]> {
+  const out: StreamResponse[] = [];
+  for await (const event of client.stream('SendStreamingMessage', { message })) out.push(event.response);
+  return out;
+}
+
+/** The last status of a stream's events. */
+export function lastStatus(events: readonly StreamResponse[]): TaskStatus {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if ('statusUpdate' in e) return e.statusUpdate.status;
+    if ('task' in e) return e.task.status;
+  }
+  throw new Error('no status in the stream');
+}
+
+/** The text of a stream's artifact chunks, joined. */
+export function artifactText(events: readonly StreamResponse[]): string {
+  return events
+    .flatMap((e) => ('artifactUpdate' in e ? e.artifactUpdate.artifact.parts : []))
+    .map((p) => ('text' in p ? p.text : ''))
+    .join('');
+}
+
+/** Streams a send and cancels its task once the first artifact chunk arrives; every event of the stream. */
+export async function streamAndCancel(client: A2AClient, message: Message): Promise<StreamResponse[]> {
+  const events: StreamResponse[] = [];
+  let canceled = false;
+  for await (const event of client.stream('SendStreamingMessage', { message })) {
+    events.push(event.response);
+    if ('artifactUpdate' in event.response && !canceled) {
+      canceled = true;
+      await client.cancelTask({ id: event.response.artifactUpdate.taskId });
+    }
+  }
+  return events;
+}
+
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const replicas: ChildProcess[] = [];
+
+/** A replica process: it, the URL it serves at, and its exit. */
+export interface Replica {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly exited: Promise<unknown>;
+}
+
+/** Starts `script` (TypeScript, with `args`) on this Node; resolves once it prints `ready <url>`. */
+export function startReplica(script: string, args: readonly string[]): Promise<Replica> {
+  const child = spawn(process.execPath, ['--import', TSX, '--conditions=@taskwire/source', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  replicas.push(child);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const ready = /ready (\S+)/.exec(out);
+      if (ready) resolve({ child, url: ready[1]!, exited });
+    });
+    child.once('exit', (code) => reject(new Error(`the replica exited (${code}) before serving:\n${out}`)));
+  });
+}
+
+/** Kills the replicas still running (an afterEach). */
+export function stopReplicas(): void {
+  for (const child of replicas.splice(0)) child.kill('SIGKILL');
+}
+
+/**
+ * Sends `ask` to a first replica of `script` (which pauses the task), kills
+ * that replica, starts a second one on the same `args` and sends `answer`
+ * on the task there: the two last statuses, and the second replica.
+ */
+export async function pauseThenAnswerElsewhere(
+  script: string,
+  args: readonly string[],
+  ask: string,
+  answer: string,
+): Promise<{ paused: TaskStatus; answered: TaskStatus; second: Replica }> {
+  const first = await startReplica(script, args);
+  const one = await createClient(first.url);
+  const paused = lastStatus(await streamed(one, userMessage(ask)));
+  const taskId = (await one.listTasks({})).tasks[0]!.id;
+  await one.close();
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const second = await startReplica(script, args);
+  const two = await createClient(second.url);
+  const answered = lastStatus(await streamed(two, userMessage(answer, { taskId })));
+  await two.close();
+  return { paused, answered, second };
+}
