@@ -4,6 +4,8 @@ import type { SqliteDriver, SqliteResult, SqliteRow, SqliteStatement, SqliteValu
 export interface SyncPrepared {
   all(...params: SqliteValue[]): unknown[];
   run(...params: SqliteValue[]): { changes: number | bigint };
+  /** bun:sqlite: releases the statement (its database closes only once none is left). */
+  finalize?(): void;
 }
 
 /** What a synchronous binding gives a {@link SyncDriver}: prepare, exec, close. */
@@ -58,6 +60,7 @@ export class SyncDriver implements SqliteDriver {
     if (this.closed) return;
     this.flush();
     this.closed = true;
+    for (const prepared of this.cache.values()) prepared.finalize?.();
     this.cache.clear();
     this.db.close();
   }

@@ -34,6 +34,20 @@ describe('the store scenario', () => {
   });
 });
 
+describe('core conformance suites under Bun', () => {
+  it('pass on bun:sqlite (bun test, with vitest\'s describe/it/expect mapped to bun:test)', () => {
+    const bun = npmBinary('@oven/bun-linux-x64@1.4.5', 'bin/bun', RUNTIMES);
+    const run = spawnSync(bun, ['test', '--conditions=@taskwire/source', '--preload', './test/bun-vitest-shim.ts', './test/bun-conformance.bun.ts'], {
+      encoding: 'utf8',
+      cwd: join(import.meta.dirname, '..'),
+    });
+    const output = `${run.stdout}${run.stderr}`;
+    if (run.status !== 0) throw new Error(`bun test exited with ${run.status}:\n${output}`);
+    expect(output).toMatch(/\b0 fail\b/);
+    expect(Number(/(\d+) pass\b/.exec(output)?.[1])).toBeGreaterThanOrEqual(60);
+  }, 120_000);
+});
+
 describe('the store scenario under Bun', () => {
   it('gives on bun:sqlite, in a database file, the transcript the memory stores give', async () => {
     const bun = npmBinary('@oven/bun-linux-x64@1.4.5', 'bin/bun', RUNTIMES);
