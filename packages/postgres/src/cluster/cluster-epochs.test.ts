@@ -73,6 +73,20 @@ describePostgres('lease epochs never repeat for a task id (replicas on one schem
     expect(await row()).toEqual({ version: 3, lease_epoch: current });
   });
 
+  it("an owed run's claim (ifFree) takes no lease of its holder at the epoch it held, and takes one at an epoch it never held (a claim whose answer was lost)", async () => {
+    const owed = (heldEpoch: number): LeaseCondition => ({ ...claim(), ifFree: true, heldEpoch });
+    const first = await commit(commitOf(task, 0, [{ task }]), claim());
+    const held = first.leaseEpoch!;
+    // The run at `held` stopped here (given up): its own row, at that epoch, is the self-sweep's.
+    await expect(commit(commitOf(task, 1), owed(held))).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await row()).toEqual({ version: 1, lease_epoch: held });
+    // A later claim of this process whose answer was lost: the row is at an epoch the process never held, and is taken.
+    const lost = await commit(commitOf(task, 1), claim());
+    const taken = await commit(commitOf(task, 2), owed(held));
+    expect(taken.leaseEpoch).toBeGreaterThan(lost.leaseEpoch!);
+    expect(await row()).toEqual({ version: 3, lease_epoch: taken.leaseEpoch });
+  });
+
   it.each([
     ['its run claims the task again, and its later commits hold that lease', ['started', 'done']],
     ['a task that ended with that commit is not claimed again', ['done']],
