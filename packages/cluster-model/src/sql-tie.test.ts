@@ -11,12 +11,14 @@ import { quoteSchema } from '../../postgres/src/schema-name.js';
 import {
   beatTransition,
   expireOwnTransition,
+  expireTakenTransition,
   expiredPushClaimsTransition,
   type Held,
   pushAdvanceTransition,
   pushClaimTransition,
   renewPushClaimsTransition,
   renewTransition,
+  takeOverOwnTransition,
   takeOverTransition,
 } from './db-transitions.js';
 import type { Db, PushRow, Status, TaskRow } from './model-state.js';
@@ -160,6 +162,30 @@ describePostgres("the model's transitions are the statements' effects", (databas
       const real = await read();
       for (const { id } of rows) real.tasks[id]!.epoch = model.tasks[id]!.epoch;
       expect(real).toEqual(snapshotOf(model));
+    });
+  });
+
+  it('takeOverOwn (the self-sweep) is takeOverOwnTransition', { timeout: 120_000 }, async () => {
+    const args = fc.record({ limit: fc.constantFrom(1, 100), held: fc.subarray(IDS) });
+    await property(fc.tuple(stateArb, args), async ([state, { limit, held }]) => {
+      const model = modelOf(state, await load(state));
+      const taken = takeOverOwnTransition(model, 'r0', TTL, held, limit);
+      const { rows } = await pool.query<{ id: string; lease_epoch: number; lease_takeovers: number }>(sql().takeOverOwn, ['r0', TTL * TICK_MS, held, limit]);
+      expect(rows.map((r) => [r.id, r.lease_takeovers]).sort()).toEqual(taken.map((t) => [t.id, t.takeovers]).sort());
+      expect(rows.map((r) => r.lease_epoch).sort()).toEqual(taken.map((t) => t.epoch).sort());
+      const real = await read();
+      for (const { id } of rows) real.tasks[id]!.epoch = model.tasks[id]!.epoch;
+      expect(real).toEqual(snapshotOf(model));
+    });
+  });
+
+  it('expireTaken is expireTakenTransition', { timeout: 120_000 }, async () => {
+    const args = fc.record({ id: fc.constantFrom(...IDS), holder: fc.constantFrom(...HOLDERS), epoch: fc.integer({ min: 1, max: 3 }) });
+    await property(fc.tuple(stateArb, args), async ([state, { id, holder, epoch }]) => {
+      const model = modelOf(state, await load(state));
+      expireTakenTransition(model, id, holder, epoch);
+      await pool.query(sql().expireTaken, [id, holder, epoch]);
+      expect(await read()).toEqual(snapshotOf(model));
     });
   });
 

@@ -61,6 +61,7 @@ export interface ClusterStatements {
    * holds, not for these rows. A claim landing now is never taken (its
    * row's expiry is a whole lease away); one whose answer comes later than
    * that finds its epoch superseded (its commits are refused).
+   * Model: `takeOverOwnTransition` in packages/cluster-model (its sql-tie test runs this statement against it).
    */
   readonly takeOverOwn: string;
   /**
@@ -68,6 +69,7 @@ export interface ClusterStatements {
    * it still names that lease and the task is submitted or working (a
    * take-over whose settling failed: the next self-sweep takes it again at
    * once, with a new epoch, instead of a lease later).
+   * Model: `expireTakenTransition` in packages/cluster-model (its sql-tie test runs this statement against it).
    */
   readonly expireTaken: string;
   /** `$1` holder: makes this replica's remaining leases expire now, its heartbeat gone (a stopping replica hands them over). Model: `expireOwnTransition` (packages/cluster-model). */
