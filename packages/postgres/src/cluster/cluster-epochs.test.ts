@@ -74,7 +74,7 @@ describePostgres('lease epochs never repeat for a task id (replicas on one schem
   });
 
   it("an owed run's claim (ifFree) takes no lease of its holder at the epoch it held, and takes one at an epoch it never held (a claim whose answer was lost)", async () => {
-    const owed = (heldEpoch: number): LeaseCondition => ({ ...claim(), ifFree: true, heldEpoch });
+    const owed = (heldEpoch: number): LeaseCondition => ({ kind: 'claim', holder: coordinator.processId, ttlMs: 60_000, ifFree: true, heldEpoch });
     const first = await commit(commitOf(task, 0, [{ task }]), claim());
     const held = first.leaseEpoch!;
     // The run at `held` stopped here (given up): its own row, at that epoch, is the self-sweep's.
