@@ -112,7 +112,8 @@ export function expireOwnTransition(db: Db, holder: string): void {
  * another holder's lease is live (`free-or-expired`, the statement before
  * issue 42); `free-or-mine` is the fixed design's owed-run claim (never
  * another holder's row, expired or not, nor the holder's own at
- * `heldEpoch`, the latest epoch it held: `LeaseCondition.heldEpoch`).
+ * `heldEpoch`, the latest epoch it held: `LeaseCondition.heldEpoch`, or
+ * one a take-over made: a take-over whose answer was lost).
  * Otherwise the row is the holder's at a new epoch, its take-over count
  * reset; a settled status releases the lease.
  */
@@ -127,7 +128,7 @@ export function claimTransition(
   heldEpoch?: number,
 ): boolean {
   const row = db.tasks[id];
-  if (row && ifFree === 'free-or-mine' && row.holder === holder && heldEpoch !== undefined && row.epoch === heldEpoch) return false;
+  if (row && ifFree === 'free-or-mine' && row.holder === holder && ((heldEpoch !== undefined && row.epoch === heldEpoch) || row.takeovers > 0)) return false;
   if (row && ifFree !== 'no' && row.holder !== null && row.holder !== holder) {
     const expiry = greatest(row.expires, db.heartbeats[row.holder]);
     if (ifFree === 'free-or-mine' || !(expiry !== null && expiry <= db.now)) return false;
@@ -229,7 +230,8 @@ export const previousRelease = {
  * Model of `clusterStatements(S).takeOverOwn` (cluster-sql.ts), the fixed
  * design's self-sweep: takes this holder's own running rows that no live
  * run here holds (`heldIds`) once the row's own expiry passed (the
- * holder's heartbeat does not count), at a new epoch with one more
+ * holder's heartbeat does not count), or at once when a take-over made
+ * the row (its take-over count above 0), at a new epoch with one more
  * take-over, in id order, at most `limit`, for the service to settle.
  */
 export function takeOverOwnTransition(db: Db, holder: string, ttl: number, heldIds: readonly string[], limit: number): Taken[] {
@@ -237,7 +239,7 @@ export function takeOverOwnTransition(db: Db, holder: string, ttl: number, heldI
     .sort()
     .filter((id) => {
       const row = db.tasks[id]!;
-      return isRunning(row.status) && row.holder === holder && row.expires !== null && row.expires < db.now && !heldIds.includes(id);
+      return isRunning(row.status) && row.holder === holder && ((row.expires !== null && row.expires < db.now) || row.takeovers > 0) && !heldIds.includes(id);
     })
     .slice(0, limit);
   return ids.map((id) => take(db, id, holder, ttl));

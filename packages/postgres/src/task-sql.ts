@@ -168,8 +168,10 @@ export function leaseSql(S: string, terms: LeaseTerms) {
     // A claim `ifFree` takes no lease of another holder, live or expired: an expired one may be a paused run that
     // started already, and its task is the sweep's to settle (fail, or re-run as `rerunOrphans` allows), never a second run's.
     // Nor its holder's own lease at the epoch it last held (the epoch parameter: `heldEpoch`): that run started here and
-    // stopped, and the self-sweep (`takeOverOwn`) settles it. Model: `claimTransition` with `free-or-unheld`.
-    held: `(CASE WHEN ${claim} THEN NOT ${ifFree} OR lease_holder IS NULL OR (lease_holder = ${holder} AND lease_epoch IS DISTINCT FROM ${epoch})
+    // stopped; nor one a take-over made (`lease_takeovers` > 0: a take-over whose answer was lost, its run may have
+    // started elsewhere): the self-sweep (`takeOverOwn`) settles those. Only a claim whose answer was lost is taken.
+    // Model: `claimTransition` with `free-or-mine` and `heldEpoch`.
+    held: `(CASE WHEN ${claim} THEN NOT ${ifFree} OR lease_holder IS NULL OR (lease_holder = ${holder} AND lease_epoch IS DISTINCT FROM ${epoch} AND lease_takeovers = 0)
           ELSE ${epoch} IS NULL OR (lease_holder = ${holder} AND lease_epoch = ${epoch}) END)`,
   };
 }

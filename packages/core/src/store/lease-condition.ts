@@ -47,9 +47,11 @@ export type LeaseCondition =
        * is at this one). Such a lease is refused too: its run started here
        * and stopped (given up after a stall, or a take-over whose settling
        * failed), and the task is the self-sweep's to settle, so a message
-       * never runs twice here unless `rerunOrphans` allows it. A lease of
-       * `holder` at another epoch is a claim whose answer this process never
-       * got: it is taken.
+       * never runs twice here unless `rerunOrphans` allows it. So is a lease
+       * of `holder` that a take-over made (its answer lost; the task's run
+       * may have started elsewhere). A lease of `holder` at another epoch,
+       * made by a claim, is a claim whose answer this process never got: it
+       * is taken.
        */
       readonly heldEpoch?: number | undefined;
     }
