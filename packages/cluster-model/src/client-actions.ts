@@ -48,24 +48,25 @@ export function send(w: World, replica: Replica, task: string, shape: RunShape, 
  * A client sends the last message of `task` again (same message id): a
  * duplicate, answered as the task is, unless the task still waits for that
  * message's run and nobody here runs it: then it claims the run owed
- * (`claimOwedRun`): on main, unless another holder's lease is live; in the
- * fixed design, only a row with no holder, or this replica's at an epoch
- * it never held (a run given up here, or a take-over whose settling failed,
- * is left to the self-sweep).
+ * (`claimOwedRun`): on main before issue 42, unless another holder's lease
+ * is live; in the fixed design, only a row with no holder, or this
+ * replica's at an epoch other than the latest it held (a claim whose
+ * answer was lost; with `REFINEMENTS.owedClaimSkipsKnown`: a run given up
+ * here, or a take-over whose settling failed, is the self-sweep's).
  */
 export function retry(w: World, replica: Replica, task: string, shape: RunShape, blocking: boolean): void {
   const row = w.db.tasks[task];
   if (!row || !active(w, replica)) return;
   const message = row.messages.at(-1)!;
   ack(w, task, message);
-  // The fixed design claims a row naming this process only at an epoch it never held (a claim whose answer was lost):
-  // a run given up here, or a take-over whose settling failed, is the self-sweep's to settle.
-  const knownHere = w.design === 'fixed' && REFINEMENTS.owedClaimSkipsKnown && replica.known.includes(`${task}/${row.epoch}`);
-  const mine = replica.runs.some((r) => r.task === task && !r.aborted) || replica.holds[task] !== undefined || knownHere;
+  const mine = replica.runs.some((r) => r.task === task && !r.aborted) || replica.holds[task] !== undefined;
   if (row.status === 'submitted' && !mine) {
     const outcome = statement(w, replica, 'claim');
     if (outcome === 'transient') return;
-    const claimed = claimTransition(w.db, task, replica.id, LEASE, 'submitted', w.design === 'old' ? 'free-or-expired' : 'free-or-mine');
+    // `TaskLeases.claimIfFree`: the latest epoch this process held the task at (`LeaseCondition.heldEpoch`).
+    const epochs = replica.known.filter((k) => k.startsWith(`${task}/`)).map((k) => Number(k.slice(task.length + 1)));
+    const heldEpoch = w.design === 'fixed' && REFINEMENTS.owedClaimSkipsKnown && epochs.length > 0 ? Math.max(...epochs) : undefined;
+    const claimed = claimTransition(w.db, task, replica.id, LEASE, 'submitted', w.design === 'old' ? 'free-or-expired' : 'free-or-mine', undefined, heldEpoch);
     if (claimed && outcome === 'lost-answer') return gone(w, task, w.db.tasks[task]!.epoch!, 'lost-claim-answer');
     if (claimed) startRun(w, replica, task, message, w.db.tasks[task]!.epoch!, shape);
   }

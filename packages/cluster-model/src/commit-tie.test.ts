@@ -1,6 +1,7 @@
 // Ties the model's commit transitions to the store: a replica's commit (PostgresTaskStore with shared commits,
 // whose statements carry `leaseSql` of task-sql.ts) claiming or holding a task's lease, from random small rows,
-// must land or be refused, and leave the lease columns, exactly as claimTransition / holdTransition say.
+// must land or be refused, and leave the lease columns, exactly as claimTransition / holdTransition say. An owed
+// run's claim (`ifFree`, with the `heldEpoch` of `TaskLeases.claimIfFree`) is the model's `free-or-mine`.
 import { LeaseLostError, type LeaseCondition, type Task } from '@taskwire/core';
 import { createPostgresTaskStore } from '@taskwire/postgres';
 import { describePostgres } from '@taskwire/postgres/testing';
@@ -28,7 +29,10 @@ const caseArb = fc.record({
   epoch: fc.integer({ min: 1, max: 3 }),
   expires: fc.constantFrom(-3, -1, 1, 3),
   beat: fc.option(fc.constantFrom(-2, 2), { freq: 3 }),
-  lease: fc.oneof(fc.record({ kind: fc.constant('claim' as const), ifFree: fc.boolean() }), fc.record({ kind: fc.constant('hold' as const), epoch: fc.integer({ min: 1, max: 3 }) })),
+  lease: fc.oneof(
+    fc.record({ kind: fc.constant('claim' as const), ifFree: fc.boolean(), heldEpoch: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }) }),
+    fc.record({ kind: fc.constant('hold' as const), epoch: fc.integer({ min: 1, max: 3 }) }),
+  ),
   to: fc.constantFrom<Status>('submitted', 'working', 'input-required', 'completed'),
 });
 
@@ -72,10 +76,10 @@ describePostgres("commits' lease conditions are claimTransition and holdTransiti
         };
         const landed =
           c.lease.kind === 'claim'
-            ? claimTransition(db, id, 'r0', TTL, c.to, c.lease.ifFree ? 'free-or-expired' : 'no')
+            ? claimTransition(db, id, 'r0', TTL, c.to, c.lease.ifFree ? 'free-or-mine' : 'no', undefined, c.lease.ifFree ? c.lease.heldEpoch : undefined)
             : holdTransition(db, id, 'r0', c.lease.epoch, TTL, c.to);
         const lease: LeaseCondition =
-          c.lease.kind === 'claim' ? { kind: 'claim', holder: 'r0', ttlMs: TTL * TICK_MS, ifFree: c.lease.ifFree } : { kind: 'hold', holder: 'r0', epoch: c.lease.epoch, ttlMs: TTL * TICK_MS };
+          c.lease.kind === 'claim' ? { kind: 'claim', holder: 'r0', ttlMs: TTL * TICK_MS, ifFree: c.lease.ifFree, heldEpoch: c.lease.heldEpoch } : { kind: 'hold', holder: 'r0', epoch: c.lease.epoch, ttlMs: TTL * TICK_MS };
         const outcome = await store.commit({ task: task(c.to), expectedVersion: 1, owner: 'o', events: [], lease }).then(
           () => true,
           (error: unknown) => {

@@ -109,13 +109,26 @@ export function expireOwnTransition(db: Db, holder: string): void {
 /**
  * Model of a commit whose lease condition is a claim (`leaseSql` in
  * task-sql.ts, `held` and `updated`): refused (false) with `ifFree` while
- * another holder's lease is live (`free-or-expired`, the statement on main);
- * `free-or-mine` is the fixed design's owed-run claim (never another
- * holder's row, expired or not). Otherwise the row is the holder's at a new
- * epoch, its take-over count reset; a settled status releases the lease.
+ * another holder's lease is live (`free-or-expired`, the statement before
+ * issue 42); `free-or-mine` is the fixed design's owed-run claim (never
+ * another holder's row, expired or not, nor the holder's own at
+ * `heldEpoch`, the latest epoch it held: `LeaseCondition.heldEpoch`, or
+ * one a take-over made: a take-over whose answer was lost).
+ * Otherwise the row is the holder's at a new epoch, its take-over count
+ * reset; a settled status releases the lease.
  */
-export function claimTransition(db: Db, id: string, holder: string, ttl: number, status: Status, ifFree: 'no' | 'free-or-expired' | 'free-or-mine', message?: string): boolean {
+export function claimTransition(
+  db: Db,
+  id: string,
+  holder: string,
+  ttl: number,
+  status: Status,
+  ifFree: 'no' | 'free-or-expired' | 'free-or-mine',
+  message?: string,
+  heldEpoch?: number,
+): boolean {
   const row = db.tasks[id];
+  if (row && ifFree === 'free-or-mine' && row.holder === holder && ((heldEpoch !== undefined && row.epoch === heldEpoch) || row.takeovers > 0)) return false;
   if (row && ifFree !== 'no' && row.holder !== null && row.holder !== holder) {
     const expiry = greatest(row.expires, db.heartbeats[row.holder]);
     if (ifFree === 'free-or-mine' || !(expiry !== null && expiry <= db.now)) return false;
@@ -214,17 +227,31 @@ export const previousRelease = {
 };
 
 /**
- * The fixed design's self-sweep (on branch i42-fix; its statement is named
- * here once it lands): takes this holder's own running rows that no live
- * run here holds, whatever their expiry, at a new epoch (fenced: only a row
- * still at the epoch read), for the service to settle.
+ * Model of `clusterStatements(S).takeOverOwn` (cluster-sql.ts), the fixed
+ * design's self-sweep: takes this holder's own running rows that no live
+ * run here holds (`heldIds`) once the row's own expiry passed (the
+ * holder's heartbeat does not count), or at once when a take-over made
+ * the row (its take-over count above 0), at a new epoch with one more
+ * take-over, in id order, at most `limit`, for the service to settle.
  */
-export function selfSweepTransition(db: Db, holder: string, ttl: number, heldIds: readonly string[]): Taken[] {
+export function takeOverOwnTransition(db: Db, holder: string, ttl: number, heldIds: readonly string[], limit: number): Taken[] {
   const ids = Object.keys(db.tasks)
     .sort()
     .filter((id) => {
       const row = db.tasks[id]!;
-      return isRunning(row.status) && row.holder === holder && !heldIds.includes(id);
-    });
+      return isRunning(row.status) && row.holder === holder && ((row.expires !== null && row.expires < db.now) || row.takeovers > 0) && !heldIds.includes(id);
+    })
+    .slice(0, limit);
   return ids.map((id) => take(db, id, holder, ttl));
+}
+
+/**
+ * Model of `clusterStatements(S).expireTaken` (cluster-sql.ts): after a
+ * take-over whose settling failed, the row's own expiry passes now, when
+ * it still names `holder` at `epoch` and the task is running (the next
+ * self-sweep takes it again).
+ */
+export function expireTakenTransition(db: Db, id: string, holder: string, epoch: number): void {
+  const row = db.tasks[id];
+  if (row && row.holder === holder && row.epoch === epoch && isRunning(row.status)) row.expires = db.now;
 }

@@ -180,12 +180,13 @@ export interface World {
 /**
  * Two refinements the model found the fixed design needs beyond the fixes
  * as first agreed (see the README); a test turns each off to show the
- * counterexample it prevents.
+ * counterexample it prevents. The first is in the code; the second is the
+ * operator's part (the code's refusal sees leases only).
  */
 export const REFINEMENTS = {
-  /** `contract` also refuses while a replica of the older release is connected, not only while it has a live lease or heartbeat. */
+  /** `contract` also refuses while a replica of the older release is connected, not only while it has a live lease (the code checks leases; "Upgrading a cluster" asks the operator to stop those replicas first). */
   contractSeesSessions: true,
-  /** The owed-run claim takes a row naming this process only at an epoch it never held. */
+  /** The owed-run claim takes no row naming this process at the latest epoch it held (`LeaseCondition.heldEpoch`, in the code since issue 42's review). */
   owedClaimSkipsKnown: true,
 };
 

@@ -4,7 +4,7 @@
  * take-overs settled (`settleOrphan` in core's cluster-link.ts), in the
  * design chosen.
  */
-import { holdTransition, type Taken } from './db-transitions.js';
+import { expireTakenTransition, holdTransition, type Taken } from './db-transitions.js';
 import { pushBegin } from './push-delivery.js';
 import { type GoneWhy, LEASE, type Replica, type Run, type StatementKind, type World } from './model-state.js';
 
@@ -76,7 +76,9 @@ export function finishRun(replica: Replica, run: Run): void {
  * Settles a row this replica took over (`settleOrphan`): a run here is
  * aborted; it runs again when the take-over count allows (`rerunOrphans`),
  * else it fails by a commit fenced by the epoch taken. A failed settling
- * commit leaves the row this replica's, held by no run.
+ * commit leaves the row this replica's, held by no run, and its expiry is
+ * made to pass now (`expireTaken`, when that statement lands) so that the
+ * next self-sweep takes it again.
  */
 export function settleTaken(w: World, replica: Replica, taken: Taken): void {
   replica.known.push(`${taken.id}/${taken.epoch}`);
@@ -88,7 +90,12 @@ export function settleTaken(w: World, replica: Replica, taken: Taken): void {
     return;
   }
   const outcome = statement(w, replica, 'settle');
-  if (outcome === 'transient') return gone(w, taken.id, taken.epoch, 'settle-failed');
+  if (outcome === 'transient') {
+    gone(w, taken.id, taken.epoch, 'settle-failed');
+    // The coordinator's `expireTaken` (a statement of its own, fenced by the epoch): the next self-sweep takes the row again.
+    if (statement(w, replica, 'settle') !== 'transient') expireTakenTransition(w.db, taken.id, replica.id, taken.epoch);
+    return;
+  }
   if (holdTransition(w.db, taken.id, replica.id, taken.epoch, LEASE, 'failed')) pushBegin(w, replica, taken.id);
 }
 

@@ -4,7 +4,7 @@
  * run at once after a stall, as timers do), its runs' commits, its push
  * deliveries, and answers its waiting calls.
  */
-import { beatTransition, holdTransition, previousRelease, renewTransition, selfSweepTransition, takeOverTransition, type Taken } from './db-transitions.js';
+import { beatTransition, holdTransition, previousRelease, renewTransition, takeOverOwnTransition, takeOverTransition, type Taken } from './db-transitions.js';
 import { violate } from './invariants.js';
 import { GIVE_UP, isRunning, LEASE, RENEW_EVERY, type Replica, SWEEP_EVERY, type World } from './model-state.js';
 import { pushBegin, sendPushes, sweepPushClaims } from './push-delivery.js';
@@ -79,7 +79,7 @@ function sweep(w: World, replica: Replica): void {
   if (w.design !== 'fixed' || replica.release === 'prev') return;
   const own = statement(w, replica, 'takeover');
   if (own === 'transient') return;
-  for (const t of selfSweepTransition(w.db, replica.id, LEASE, Object.keys(replica.holds))) own === 'ok' ? settleTaken(w, replica, t) : gone(w, t.id, t.epoch, 'takeover-answer-lost');
+  for (const t of takeOverOwnTransition(w.db, replica.id, LEASE, Object.keys(replica.holds), 100)) own === 'ok' ? settleTaken(w, replica, t) : gone(w, t.id, t.epoch, 'takeover-answer-lost');
 }
 
 /** Each run's next commit when due, fenced by its epoch (`holdTransition`); a refused one stops the run. */

@@ -11,12 +11,15 @@ import { quoteSchema } from '../../postgres/src/schema-name.js';
 import {
   beatTransition,
   expireOwnTransition,
+  expireTakenTransition,
   expiredPushClaimsTransition,
   type Held,
   pushAdvanceTransition,
   pushClaimTransition,
   renewPushClaimsTransition,
   renewTransition,
+  takeOverOwnTransition,
+  type Taken,
   takeOverTransition,
 } from './db-transitions.js';
 import type { Db, PushRow, Status, TaskRow } from './model-state.js';
@@ -57,6 +60,9 @@ const stateArb = fc.record({
 });
 type State = typeof stateArb extends fc.Arbitrary<infer T> ? T : never;
 const heldArb: fc.Arbitrary<Held> = fc.subarray(['t0', 't1', 't2', 'gone']).chain((ids) => fc.tuple(...ids.map((id) => fc.tuple(fc.constant(id), fc.integer({ min: 1, max: 3 })))));
+
+/** A row a take-over statement returns. */
+type TakenRow = { id: string; lease_epoch: number; lease_takeovers: number };
 
 /** What the model and the database are compared on: every row, times as whole ticks from now. */
 interface Snapshot {
@@ -132,6 +138,15 @@ describePostgres("the model's transitions are the statements' effects", (databas
     };
   }
 
+  /** The rows a take-over statement returned and left are those the model took (epochs come from the sequence in the statement's row order: compared as a set). */
+  async function expectTaken(model: Db, taken: readonly Taken[], { rows }: pg.QueryResult<TakenRow>): Promise<void> {
+    expect(rows.map((r) => [r.id, r.lease_takeovers]).sort()).toEqual(taken.map((t) => [t.id, t.takeovers]).sort());
+    expect(rows.map((r) => r.lease_epoch).sort()).toEqual(taken.map((t) => t.epoch).sort());
+    const real = await read();
+    for (const { id } of rows) real.tasks[id]!.epoch = model.tasks[id]!.epoch;
+    expect(real).toEqual(snapshotOf(model));
+  }
+
   /** Runs `check` on random states and fails with the seed to replay. */
   const property = <T>(arb: fc.Arbitrary<T>, check: (value: T) => Promise<void>) =>
     fc.assert(fc.asyncProperty(arb, check), { seed: SEED, numRuns: RUNS, endOnFailure: true });
@@ -153,13 +168,26 @@ describePostgres("the model's transitions are the statements' effects", (databas
     await property(fc.tuple(stateArb, args), async ([state, { takeFree, limit, held }]) => {
       const model = modelOf(state, await load(state));
       const taken = takeOverTransition(model, 'r0', TTL, takeFree, limit, held);
-      const { rows } = await pool.query<{ id: string; lease_epoch: number; lease_takeovers: number }>(sql().takeOver, ['r0', TTL * TICK_MS, takeFree, limit, held, null]);
-      // Epochs come from the sequence in the statement's row order: compared as a set.
-      expect(rows.map((r) => [r.id, r.lease_takeovers]).sort()).toEqual(taken.map((t) => [t.id, t.takeovers]).sort());
-      expect(rows.map((r) => r.lease_epoch).sort()).toEqual(taken.map((t) => t.epoch).sort());
-      const real = await read();
-      for (const { id } of rows) real.tasks[id]!.epoch = model.tasks[id]!.epoch;
-      expect(real).toEqual(snapshotOf(model));
+      await expectTaken(model, taken, await pool.query<TakenRow>(sql().takeOver, ['r0', TTL * TICK_MS, takeFree, limit, held, null]));
+    });
+  });
+
+  it('takeOverOwn (the self-sweep) is takeOverOwnTransition', { timeout: 120_000 }, async () => {
+    const args = fc.record({ limit: fc.constantFrom(1, 100), held: fc.subarray(IDS) });
+    await property(fc.tuple(stateArb, args), async ([state, { limit, held }]) => {
+      const model = modelOf(state, await load(state));
+      const taken = takeOverOwnTransition(model, 'r0', TTL, held, limit);
+      await expectTaken(model, taken, await pool.query<TakenRow>(sql().takeOverOwn, ['r0', TTL * TICK_MS, held, limit]));
+    });
+  });
+
+  it('expireTaken is expireTakenTransition', { timeout: 120_000 }, async () => {
+    const args = fc.record({ id: fc.constantFrom(...IDS), holder: fc.constantFrom(...HOLDERS), epoch: fc.integer({ min: 1, max: 3 }) });
+    await property(fc.tuple(stateArb, args), async ([state, { id, holder, epoch }]) => {
+      const model = modelOf(state, await load(state));
+      expireTakenTransition(model, id, holder, epoch);
+      await pool.query(sql().expireTaken, [id, holder, epoch]);
+      expect(await read()).toEqual(snapshotOf(model));
     });
   });
 

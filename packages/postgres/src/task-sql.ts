@@ -62,10 +62,12 @@ export function pendingColumn(S: string): string {
     ) END AS pending`;
 }
 
-/** The lease parameters of a replica's commit: holder, epoch (a hold), claim, ttl ms, claim only if free. */
+/** The lease parameters of a replica's commit: holder, epoch (a hold's, or an `ifFree` claim's `heldEpoch`), claim, ttl ms, claim only if free. */
 export function clusterParameters(lease: LeaseCondition | undefined): unknown[] {
   if (lease === undefined) return [null, null, false, null, false];
-  return [lease.holder, lease.kind === 'hold' ? lease.epoch : null, lease.kind === 'claim', lease.ttlMs, lease.kind === 'claim' && lease.ifFree === true];
+  // A claim `ifFree` passes its `heldEpoch` where a hold passes its epoch (a claim draws its own epoch).
+  const epoch = lease.kind === 'hold' ? lease.epoch : lease.ifFree === true ? (lease.heldEpoch ?? null) : null;
+  return [lease.holder, epoch, lease.kind === 'claim', lease.ttlMs, lease.kind === 'claim' && lease.ifFree === true];
 }
 
 /**
@@ -157,15 +159,19 @@ export function leaseSql(S: string, terms: LeaseTerms) {
   const ended = `${terms.state} IN ${TERMINAL_STATE_LIST}`;
   const expiry = `now() + ${ttl} * interval '1 millisecond'`;
   return {
-    // A claim never names an epoch (it draws one) and a new row has no lease to be free of: the tests only type those parameters.
-    created: `CASE WHEN ${claim} AND ${live} THEN ${holder} END, CASE WHEN ${claim} AND ${live} AND ${epoch} IS NULL AND ${ifFree} IS NOT NULL THEN ${nextEpoch(S)} END, CASE WHEN ${claim} AND ${live} THEN ${expiry} END`,
+    // A claim draws its epoch (an `ifFree` one's epoch parameter is the epoch it must not take) and a new row has no lease to be free of.
+    created: `CASE WHEN ${claim} AND ${live} THEN ${holder} END, CASE WHEN ${claim} AND ${live} AND (${epoch} IS NULL OR ${ifFree}) THEN ${nextEpoch(S)} END, CASE WHEN ${claim} AND ${live} THEN ${expiry} END`,
     updated: `lease_holder = CASE WHEN ${ended} THEN NULL WHEN ${claim} THEN ${holder} ELSE lease_holder END,
           lease_epoch = CASE WHEN ${ended} THEN NULL WHEN ${claim} THEN ${nextEpoch(S)} ELSE lease_epoch END,
           lease_expires_at = CASE WHEN ${ended} THEN NULL WHEN ${holder} IS NOT NULL THEN ${expiry} ELSE lease_expires_at END,
           lease_takeovers = CASE WHEN ${claim} THEN 0 ELSE lease_takeovers END`,
     // A claim `ifFree` takes no lease of another holder, live or expired: an expired one may be a paused run that
     // started already, and its task is the sweep's to settle (fail, or re-run as `rerunOrphans` allows), never a second run's.
-    held: `(CASE WHEN ${claim} THEN NOT ${ifFree} OR lease_holder IS NULL OR lease_holder = ${holder}
+    // Nor its holder's own lease at the epoch it last held (the epoch parameter: `heldEpoch`): that run started here and
+    // stopped; nor one a take-over made (`lease_takeovers` > 0: a take-over whose answer was lost, its run may have
+    // started elsewhere): the self-sweep (`takeOverOwn`) settles those. Only a claim whose answer was lost is taken.
+    // Model: `claimTransition` with `free-or-mine` and `heldEpoch`.
+    held: `(CASE WHEN ${claim} THEN NOT ${ifFree} OR lease_holder IS NULL OR (lease_holder = ${holder} AND lease_epoch IS DISTINCT FROM ${epoch} AND lease_takeovers = 0)
           ELSE ${epoch} IS NULL OR (lease_holder = ${holder} AND lease_epoch = ${epoch}) END)`,
   };
 }

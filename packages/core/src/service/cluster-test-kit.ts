@@ -16,7 +16,7 @@ export interface LeasedStore {
 
 /**
  * A memory store honouring `LeaseCondition`s: a claim takes the lease (its
- * epoch is the version it makes; `ifFree` refuses another holder's lease),
+ * epoch is the version it makes; `ifFree` refuses another holder's lease, and its own at `heldEpoch`),
  * a hold is refused with `LeaseLostError` unless the lease is still the
  * writer's, a commit with no condition passes, and one leaving the task
  * terminal releases its lease. Leases never expire here.
@@ -33,7 +33,7 @@ export function leasedStore(): LeasedStore {
       const lease = leases.get(id);
       const condition = request.lease;
       if (condition?.kind === 'hold' && (lease?.holder !== condition.holder || lease.epoch !== condition.epoch)) throw new LeaseLostError(id);
-      if (condition?.kind === 'claim' && condition.ifFree && lease !== undefined && lease.holder !== condition.holder) throw new LeaseLostError(id);
+      if (condition?.kind === 'claim' && condition.ifFree && lease !== undefined && (lease.holder !== condition.holder || lease.epoch === condition.heldEpoch)) throw new LeaseLostError(id);
       const result = await inner.commit(request);
       if (isTerminal(request.task.status.state)) leases.delete(id);
       else if (condition?.kind === 'claim') leases.set(id, { holder: condition.holder, epoch: result.version });

@@ -177,7 +177,7 @@ export class NewTasks {
           const stored = landed.record;
           result = { version: 1, firstSequence: 1, lastSequence: events.length };
           if (leases && !isTerminal(stored.task.status.state)) {
-            const claim = { task: stored.task, expectedVersion: stored.version, owner: stored.owner, events: [], lease: leases.claimIfFree() };
+            const claim = { task: stored.task, expectedVersion: stored.version, owner: stored.owner, events: [], lease: leases.claimIfFree(taskId) };
             result = { ...(await store.commit(claim)), firstSequence: 1 };
           }
           break;

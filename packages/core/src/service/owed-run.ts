@@ -31,7 +31,9 @@ export function awaitsRunOf(task: Task, messageId: string): boolean {
  * Nobody elsewhere, with several processes on the store: the claiming
  * commit (no events) carries `LeaseCondition.ifFree`, so the store refuses
  * it while another process holds a lease, live or expired (an expired one
- * is the take-over sweep's to settle: its run may have started); never
+ * is the take-over sweep's to settle: its run may have started), or while
+ * the lease is this process's at an epoch it held (its run here stopped:
+ * the self-sweep's to settle); never
  * decided by this process's memory alone. Resolves the claimed record (the task is active
  * here from now on; the new run's epoch is the lease held here), or undefined when
  * the task is someone else's or needs no run. Runs under the task's lock.
@@ -49,7 +51,7 @@ export function claimOwedRun(parts: EngineParts, taskId: string, messageId: stri
         return current;
       }
       try {
-        const claimed = await store.commit({ task: current.task, expectedVersion: current.version, owner: current.owner, events: [], lease: leases.claimIfFree() });
+        const claimed = await store.commit({ task: current.task, expectedVersion: current.version, owner: current.owner, events: [], lease: leases.claimIfFree(taskId) });
         leases.claimed(taskId, claimEpoch(claimed));
         const record: TaskRecord = { ...current, version: claimed.version, lastSequence: claimed.lastSequence };
         active.set(taskId, record);

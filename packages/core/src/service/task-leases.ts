@@ -24,6 +24,13 @@ export interface RunLease {
   epoch?: number | undefined;
 }
 
+/**
+ * How many tasks' latest held epochs are kept (for {@link TaskLeases.claimIfFree}).
+ * An entry matters for about two leases (until the self-sweep took the row
+ * at a new epoch, or the task settled), so the oldest are forgotten.
+ */
+const HELD_EPOCHS_KEPT = 100_000;
+
 interface Held {
   readonly epoch: number;
   /** True once a renewal found the lease gone (the entry stays until its run releases it). */
@@ -43,6 +50,8 @@ interface Held {
  */
 export class TaskLeases {
   private readonly held = new Map<string, Held>();
+  /** The latest epoch each task's lease was held at here (insertion order: the oldest forgotten beyond {@link HELD_EPOCHS_KEPT}). */
+  private readonly epochsHeld = new Map<string, number>();
   private events: LeaseEvents | undefined;
 
   constructor(readonly coordinator: TaskCoordinator) {}
@@ -64,9 +73,13 @@ export class TaskLeases {
     return at === undefined ? undefined : { kind: 'hold', holder, epoch: at, ttlMs };
   }
 
-  /** The condition of a claim that takes `taskId` only when no other process holds a lease on it, live or expired (see `LeaseCondition.ifFree`). */
-  claimIfFree(): LeaseCondition {
-    return { kind: 'claim', holder: this.coordinator.processId, ttlMs: this.coordinator.leaseTtlMs, ifFree: true };
+  /**
+   * The condition of a claim that takes `taskId` only when no other process
+   * holds a lease on it, live or expired, and this process holds it at no
+   * epoch it held before (see `LeaseCondition.ifFree` and `heldEpoch`).
+   */
+  claimIfFree(taskId: string): LeaseCondition {
+    return { kind: 'claim', holder: this.coordinator.processId, ttlMs: this.coordinator.leaseTtlMs, ifFree: true, heldEpoch: this.epochsHeld.get(taskId) };
   }
 
   /** The epoch of the lease this process holds on `taskId` now, if any (none once the lease was found lost). */
@@ -78,6 +91,9 @@ export class TaskLeases {
   /** This process now holds the lease of `taskId` at `epoch` (a claim commit, or a take-over): renewed and watched until {@link release}. */
   claimed(taskId: string, epoch: number): void {
     this.held.get(taskId)?.stop();
+    this.epochsHeld.delete(taskId);
+    this.epochsHeld.set(taskId, epoch);
+    if (this.epochsHeld.size > HELD_EPOCHS_KEPT) this.epochsHeld.delete(this.epochsHeld.keys().next().value!);
     const stopHold = this.coordinator.hold(taskId, epoch, () => {
       if (this.held.get(taskId) === held) held.lost = true;
       this.events?.lost(taskId, epoch);

@@ -11,7 +11,8 @@
  *   unless renewed. The epoch is the commit result's `leaseEpoch` when the
  *   store gives one (an epoch never repeats for a task id, even one deleted
  *   and created again), else the version the commit produces.
- *   With `ifFree`, only when no other holder has a lease on the task.
+ *   With `ifFree`, only when no other holder has a lease on the task, and
+ *   not at `heldEpoch` (an epoch the claiming process held already).
  * - `hold`: the commit belongs to the run of `holder` at `epoch`: it is
  *   refused with `LeaseLostError` (service/coordination.ts) unless the task's lease is still
  *   exactly that one; it renews the lease for `ttlMs`.
@@ -36,9 +37,23 @@ export type LeaseCondition =
        * which fails it or runs it again as `rerunOrphans` allows, so a
        * message never runs twice unless that allows it). A lease of `holder`
        * itself is taken (its process knows no run of its own holds it), as
-       * is a task with no lease. Used to start the run a lost answer left owed.
+       * is a task with no lease, unless it is at {@link heldEpoch}. Used to
+       * start the run a lost answer left owed.
        */
       readonly ifFree?: boolean | undefined;
+      /**
+       * With `ifFree`: the latest epoch at which `holder` held the task's
+       * lease (epochs only grow, so a lease of `holder` at an epoch it held
+       * is at this one). Such a lease is refused too: its run started here
+       * and stopped (given up after a stall, or a take-over whose settling
+       * failed), and the task is the self-sweep's to settle, so a message
+       * never runs twice here unless `rerunOrphans` allows it. So is a lease
+       * of `holder` that a take-over made (its answer lost; the task's run
+       * may have started elsewhere). A lease of `holder` at another epoch,
+       * made by a claim, is a claim whose answer this process never got: it
+       * is taken.
+       */
+      readonly heldEpoch?: number | undefined;
     }
   | { readonly kind: 'hold'; readonly holder: string; readonly epoch: number; readonly ttlMs: number };
 

@@ -73,6 +73,23 @@ describePostgres('lease epochs never repeat for a task id (replicas on one schem
     expect(await row()).toEqual({ version: 3, lease_epoch: current });
   });
 
+  it("an owed run's claim (ifFree) takes no lease of its holder at the epoch it held, and takes one at an epoch it never held when a claim made it (a claim whose answer was lost), never one a take-over made", async () => {
+    const owed = (heldEpoch: number): LeaseCondition => ({ kind: 'claim', holder: coordinator.processId, ttlMs: 60_000, ifFree: true, heldEpoch });
+    const first = await commit(commitOf(task, 0, [{ task }]), claim());
+    const held = first.leaseEpoch!;
+    // The run at `held` stopped here (given up): its own row, at that epoch, is the self-sweep's.
+    await expect(commit(commitOf(task, 1), owed(held))).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await row()).toEqual({ version: 1, lease_epoch: held });
+    // A later claim of this process whose answer was lost: the row is at an epoch the process never held, and is taken.
+    const lost = await commit(commitOf(task, 1), claim());
+    const taken = await commit(commitOf(task, 2), owed(held));
+    expect(taken.leaseEpoch).toBeGreaterThan(lost.leaseEpoch!);
+    expect(await row()).toEqual({ version: 3, lease_epoch: taken.leaseEpoch });
+    // A take-over of this process whose answer was lost (an epoch it never held, but a take-over's): the self-sweep's too.
+    await db.pool.query(`UPDATE ${S}.tasks SET lease_takeovers = 1 WHERE id = 't1'`);
+    await expect(commit(commitOf(task, 3), owed(held))).rejects.toBeInstanceOf(LeaseLostError);
+  });
+
   it.each([
     ['its run claims the task again, and its later commits hold that lease', ['started', 'done']],
     ['a task that ended with that commit is not claimed again', ['done']],

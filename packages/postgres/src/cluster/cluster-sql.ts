@@ -56,11 +56,15 @@ export interface ClusterStatements {
    * working tasks whose row names this holder but that no run here holds
    * (`$3`) once the row's own expiry has passed: a run this replica gave
    * up (stalled, or cut off, for nearly the lease), a claim whose answer
-   * was lost, a take-over whose settling commit failed. The holder's
+   * was lost, a take-over whose settling commit failed; and at once a row
+   * a take-over made (`lease_takeovers` > 0) that no run here holds: a
+   * take-over whose answer was lost (waiting for its expiry would add a
+   * lease to the one its predecessor already waited). The holder's
    * heartbeat does not count here: it speaks for the runs this replica
    * holds, not for these rows. A claim landing now is never taken (its
    * row's expiry is a whole lease away); one whose answer comes later than
    * that finds its epoch superseded (its commits are refused).
+   * Model: `takeOverOwnTransition` in packages/cluster-model (its sql-tie test runs this statement against it).
    */
   readonly takeOverOwn: string;
   /**
@@ -68,6 +72,7 @@ export interface ClusterStatements {
    * it still names that lease and the task is submitted or working (a
    * take-over whose settling failed: the next self-sweep takes it again at
    * once, with a new epoch, instead of a lease later).
+   * Model: `expireTakenTransition` in packages/cluster-model (its sql-tie test runs this statement against it).
    */
   readonly expireTaken: string;
   /** `$1` holder: makes this replica's remaining leases expire now, its heartbeat gone (a stopping replica hands them over). Model: `expireOwnTransition` (packages/cluster-model). */
@@ -123,7 +128,7 @@ export function clusterStatements(S: string): ClusterStatements {
     // The held ids join as a hashed set (never walked per row).
     takeOverOwn: `WITH mine AS (
         SELECT t.id FROM ${S}.tasks t
-        WHERE t.state IN ${RUNNING_STATE_LIST} AND t.lease_holder = $1 AND t.lease_expires_at < now()
+        WHERE t.state IN ${RUNNING_STATE_LIST} AND t.lease_holder = $1 AND (t.lease_expires_at < now() OR t.lease_takeovers > 0)
           AND NOT EXISTS (SELECT 1 FROM unnest($3::text[]) AS h(id) WHERE h.id = t.id)
         ORDER BY t.id
         LIMIT $4

@@ -145,24 +145,29 @@ describePostgres('PostgresCoordinator', (db: TestDatabase) => {
     expect(await leaseOf('other-live')).toMatchObject({ lease_holder: '424242', lease_epoch: 1 });
   });
 
-  it('its own rows that no run of it holds are taken over by its own sweep once their expiry passed, while its heartbeat lives; held or fresh ones never', async () => {
+  it('its own rows that no run of it holds are taken over by its own sweep once their expiry passed (at once when a take-over made them), while its heartbeat lives; held or fresh claimed ones never', async () => {
     const c = await coordinator({ leaseTtlMs: 600_000 });
     const host = recordingHost();
     c.hold('held-late', 1, () => undefined);
     await task('held-late', 'TASK_STATE_WORKING', { holder: c.processId, expiresInMs: -1 });
     await task('own-given-up', 'TASK_STATE_WORKING', { holder: c.processId, expiresInMs: -1 });
     await task('own-fresh', 'TASK_STATE_SUBMITTED', { holder: c.processId, expiresInMs: 600_000 });
+    // A take-over of this replica whose answer was lost: its row is fresh, but nobody here runs it (its run may have started elsewhere).
+    await task('own-taken', 'TASK_STATE_WORKING', { holder: c.processId, expiresInMs: 600_000 });
+    await db.pool.query(`UPDATE ${S}.tasks SET lease_takeovers = 1 WHERE id = 'own-taken'`);
     // Its heartbeat is live (its other runs keep it so): no other replica would take these rows.
     await db.pool.query(
       `INSERT INTO ${S}.lease_heartbeats (holder, expires_at) VALUES ($1, now() + interval '1 hour') ON CONFLICT (holder) DO UPDATE SET expires_at = excluded.expires_at`,
       [c.processId],
     );
     c.attach(host);
-    await until(() => host.settled.length > 0, 'its own sweep');
-    expect(host.settled.map(([id]) => id)).toEqual(['own-given-up']);
+    await until(() => host.settled.length > 1, 'its own sweep');
+    expect(host.settled.map(([id]) => id).sort()).toEqual(['own-given-up', 'own-taken']);
+    const givenUp = host.settled.find(([id]) => id === 'own-given-up')!;
     const taken = (await db.pool.query(`SELECT lease_holder, lease_epoch, lease_takeovers FROM ${S}.tasks WHERE id = 'own-given-up'`)).rows[0];
-    expect(taken).toEqual({ lease_holder: c.processId, lease_epoch: host.settled[0]![1], lease_takeovers: 1 });
-    expect(host.settled[0]![1]).toBeGreaterThanOrEqual(FIRST_SEQUENCED_EPOCH);
+    expect(taken).toEqual({ lease_holder: c.processId, lease_epoch: givenUp[1], lease_takeovers: 1 });
+    expect(givenUp[1]).toBeGreaterThanOrEqual(FIRST_SEQUENCED_EPOCH);
+    expect((await db.pool.query(`SELECT lease_takeovers FROM ${S}.tasks WHERE id = 'own-taken'`)).rows[0]).toEqual({ lease_takeovers: 2 });
     expect(await leaseOf('held-late')).toMatchObject({ lease_holder: c.processId, lease_epoch: 1 });
     expect(await leaseOf('own-fresh')).toMatchObject({ lease_holder: c.processId, lease_epoch: 1 });
   });
