@@ -52,6 +52,7 @@ export const CLASSIFIED: Readonly<Record<string, Readonly<Record<string, Classif
     'npm install @trpc/client ws': REGISTRY,
     'npm install @taskwire/postgres': REGISTRY,
     'npm install @taskwire/mcp': REGISTRY,
+    'npm install @taskwire/sqlite': REGISTRY,
     'export DATABASE_URL="$(bash scripts/start-postgres.sh)"': { kind: 'env', given: 'database' },
     'npm start -- --store "$DATABASE_URL" --migrate --port 41241': agent,
     'npm start -- --store "$DATABASE_URL" --port 41251': agent,
