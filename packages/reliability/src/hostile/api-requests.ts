@@ -143,8 +143,12 @@ export function invalidTransition(random: Random, fixtures: FixtureTasks): ApiRe
       return { method: 'CancelTask', params: { id: task.id }, why: `cancel a ${task.status.state} task`, expect: 'TaskNotCancelable' };
     }
     default: {
+      // With a resume point beyond the task's log the client claims events the store does not have: that is said
+      // first (InvalidParams, as after a failover that lost them), whatever the task's state.
       const afterSequence = random.pick([undefined, 1_000_000, 2_147_483_647]);
-      return { method: 'SubscribeToTask', params: { id: target.id, ...(afterSequence !== undefined && { afterSequence }) }, why: `subscribe to a ${state} task`, expect: 'UnsupportedOperation' };
+      return afterSequence === undefined
+        ? { method: 'SubscribeToTask', params: { id: target.id }, why: `subscribe to a ${state} task`, expect: 'UnsupportedOperation' }
+        : { method: 'SubscribeToTask', params: { id: target.id, afterSequence }, why: `subscribe to a ${state} task after a sequence beyond its log`, expect: 'InvalidParams' };
     }
   }
 }
