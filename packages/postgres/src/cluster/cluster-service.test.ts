@@ -149,7 +149,8 @@ describePostgres('several TaskServices on one schema (replicas in one process, r
     await b.store.commit({ task, expectedVersion: 0, owner: '', events: [{ task }] });
     await db.pool.query(`UPDATE ${S}.tasks SET lease_holder = '4242', lease_epoch = 1, lease_expires_at = now() - interval '1 second' WHERE id = $1`, [task.id]);
     const followed = collect(await b.service.stream('SubscribeToTask', { id: task.id }));
-    expect(await b.service.recover()).toEqual([task.id]);
+    // Any replica's periodic sweep may take the row before this start-up sweep does; which one settles it is not the point.
+    expect((await b.service.recover()).filter((id) => id !== task.id)).toEqual([]);
     const events = await followed;
     const last = events.at(-1)!.response;
     expect('statusUpdate' in last && last.statusUpdate.status.state).toBe('TASK_STATE_FAILED');
@@ -159,6 +160,8 @@ describePostgres('several TaskServices on one schema (replicas in one process, r
   });
 
   it('opt-in: a task whose replica stopped runs again on another, at most rerunOrphans times, then fails', async () => {
+    // Only replicas that re-run orphans: a sweep of one that does not would fail the rows instead.
+    for (const r of replicas.splice(0)) await r.close();
     const rerunning = await openTestReplica(db, schema, { agent, leaseTtlMs: 1_000, rerunOrphans: 1 });
     replicas.push(rerunning);
     const S = quoteSchema(schema);
@@ -173,7 +176,9 @@ describePostgres('several TaskServices on one schema (replicas in one process, r
     await orphan('rerun-once', 0);
     await orphan('rerun-again', 1);
     const followed = collect(await rerunning.service.stream('SubscribeToTask', { id: 'rerun-once' }));
-    expect((await rerunning.service.recover()).sort()).toEqual(['rerun-again', 'rerun-once']);
+    // Its periodic sweep may take a row before this start-up sweep does; either way each row is taken once.
+    const taken = await rerunning.service.recover();
+    expect(taken.every((id) => id === 'rerun-once' || id === 'rerun-again') && new Set(taken).size === taken.length).toBe(true);
     seen.gates.open(1);
     const events = await followed;
     expect(stateOf(events.at(-1)!.response)).toBe('TASK_STATE_COMPLETED');
