@@ -86,7 +86,7 @@ export async function checkServer(client: pg.Client, sessionAttrs: TargetSession
   let timer: NodeJS.Timeout | undefined;
   try {
     const late = new Promise<never>((_, reject) => {
-      const message = `The PostgreSQL server at ${where} takes writes but did not confirm a commit within ${limitMs} ms (its synchronous standbys do not answer: the old primary of a failover?): the connection is dropped and tried again`;
+      const message = `The PostgreSQL server at ${where} did not confirm a commit within ${limitMs} ms of connecting (its synchronous standbys do not answer, as for the old primary of a failover, or the network stopped answering): the connection is dropped and tried again`;
       timer = setTimeout(() => reject(new StaleServerError(message)), limitMs);
     });
     type Row = { recovery: boolean; read_only: string; system: string; timeline: number | null; barrier: string | null };
