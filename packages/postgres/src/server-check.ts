@@ -16,24 +16,40 @@ import type { TargetSessionAttrs } from './target-hosts.js';
  */
 const timelines = new Map<string, number>();
 
+/** What a check asks of the server beyond whether it takes writes (see {@link checkSql}). */
+type CheckLevel = 'identity and barrier' | 'identity' | 'writes only';
+const LEVELS: readonly CheckLevel[] = ['identity and barrier', 'identity', 'writes only'];
+
 /**
- * One statement: whether the server takes writes, its system identifier and
- * timeline, and, on a server that takes writes, a barrier: a transactional
- * WAL message (an empty one, prefix `taskwire-barrier`) makes the statement
- * a commit that waits for the server's synchronous standbys (if it has any)
- * like any write, so it returns only once they hold everything the server
- * showed before.
+ * One statement: whether the server takes writes, and, as `level` asks, its
+ * system identifier and timeline and, on a server that takes writes, a
+ * barrier: a transactional WAL message (an empty one, prefix
+ * `taskwire-barrier`) makes the statement a commit that waits for the
+ * server's synchronous standbys (if it has any) like any write, so it
+ * returns only once they hold everything the server showed before.
  */
-function checkSql(barrier: boolean): string {
+function checkSql(level: CheckLevel): string {
   const writes = "NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off'";
-  return `SELECT pg_is_in_recovery() AS recovery, current_setting('transaction_read_only') AS read_only,
-  (SELECT system_identifier::text FROM pg_control_system()) AS system,
-  CASE WHEN pg_is_in_recovery() THEN NULL ELSE ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int END AS timeline,
-  ${barrier ? `CASE WHEN ${writes} THEN pg_logical_emit_message(true, 'taskwire-barrier', '')::text END` : "'none'"} AS barrier`;
+  const identity = level === 'writes only'
+    ? 'NULL::text AS system, NULL::int AS timeline'
+    : `(SELECT system_identifier::text FROM pg_control_system()) AS system,
+  CASE WHEN pg_is_in_recovery() THEN NULL ELSE ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int END AS timeline`;
+  const barrier = level === 'identity and barrier' ? `CASE WHEN ${writes} THEN pg_logical_emit_message(true, 'taskwire-barrier', '')::text END` : "'none'";
+  return `SELECT pg_is_in_recovery() AS recovery, current_setting('transaction_read_only') AS read_only, ${identity}, ${barrier} AS barrier`;
 }
 
-/** Set once a server refused the barrier's function (revoked, or missing): the checks go on without it. */
-let barrierRefused = false;
+/**
+ * How much the servers of this process answer: a server that refuses a
+ * function of the check (revoked, missing, or not supported, as on some
+ * managed services) moves every later check down a level, for good.
+ */
+let level = 0;
+
+/** True for an error of the statement itself (a SQLSTATE that is not a connection or server-shutdown one): a function the server refuses. */
+function refusedFunction(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08') && !code.startsWith('57');
+}
 
 /** The server routine that warns of a commit whose wait for synchronous standbys was cancelled (it is local only). */
 const SYNC_WAIT_ROUTINE = 'SyncRepWaitForLSN';
@@ -89,23 +105,22 @@ export async function checkServer(client: pg.Client, sessionAttrs: TargetSession
       const message = `The PostgreSQL server at ${where} did not confirm a commit within ${limitMs} ms of connecting (its synchronous standbys do not answer, as for the old primary of a failover, or the network stopped answering): the connection is dropped and tried again`;
       timer = setTimeout(() => reject(new StaleServerError(message)), limitMs);
     });
-    type Row = { recovery: boolean; read_only: string; system: string; timeline: number | null; barrier: string | null };
+    type Row = { recovery: boolean; read_only: string; system: string | null; timeline: number | null; barrier: string | null };
     const query = async () => {
-      if (barrierRefused) return client.query<Row>(checkSql(false));
-      try {
-        return await client.query<Row>(checkSql(true));
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (code !== '42501' && code !== '42883') throw error;
-        barrierRefused = true;
-        return client.query<Row>(checkSql(false));
+      for (;;) {
+        try {
+          return await client.query<Row>(checkSql(LEVELS[level]!));
+        } catch (error) {
+          if (level === LEVELS.length - 1 || !refusedFunction(error)) throw error;
+          level++;
+        }
       }
     };
     const { rows } = await Promise.race([query(), late]);
     const row = rows[0]!;
     const writable = sessionAttrs === 'any' || (sessionAttrs === 'primary' ? !row.recovery : row.read_only === 'off' && !row.recovery);
     if (unreplicated) throw new StaleServerError(`The PostgreSQL server at ${where} committed locally only (it stopped waiting for its synchronous standbys): the connection is dropped and tried again`);
-    if (row.timeline === null || row.barrier === null) return writable;
+    if (row.system === null || row.timeline === null || row.barrier === null) return writable;
     const highest = timelines.get(row.system) ?? 0;
     if (row.timeline < highest) {
       throw new StaleServerError(
