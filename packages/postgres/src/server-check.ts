@@ -57,26 +57,16 @@ const SYNC_WAIT_ROUTINE = 'SyncRepWaitForLSN';
 /**
  * A server that takes writes but cannot be trusted with them: a primary of
  * an older timeline than one this process already reached for the same
- * database (the old primary of a failover, back un-demoted), or one whose
+ * database (the old primary of a failover, back un-demoted), one whose
  * commits do not reach its synchronous standbys (a primary back from a
- * crash while its standby was promoted). The connection is dropped and
- * tried again; `code` 08004 (the server rejected the connection) is
- * retryable.
+ * crash while its standby was promoted), or one that answered a commit
+ * with its warning that it stopped waiting for them (the commit is local
+ * only, and a failover may lose it: never acknowledged as stored). The
+ * connection is dropped; `code` 08006 (a connection failure) is retryable,
+ * and a commit that meets it is one of unknown outcome.
  */
 export class StaleServerError extends Error {
   override readonly name = 'StaleServerError';
-  readonly code = '08004';
-}
-
-/**
- * A statement the server answered with its warning that a commit stopped
- * waiting for its synchronous standbys (a statement timeout during the
- * wait): the commit is local only and a failover may lose it. Refused as a
- * commit whose outcome is unknown (`code` 08006, a connection failure),
- * never acknowledged as stored.
- */
-export class UnreplicatedCommitError extends Error {
-  override readonly name = 'UnreplicatedCommitError';
   readonly code = '08006';
 }
 
@@ -137,16 +127,17 @@ export async function checkServer(client: pg.Client, sessionAttrs: TargetSession
 
 /**
  * Watches `client` for the server's warning that a commit stopped waiting
- * for its synchronous standbys: the statement fails with
- * {@link UnreplicatedCommitError} instead of succeeding, and the
- * connection is dropped (the next one is checked).
+ * for its synchronous standbys (its backend was cancelled during the wait,
+ * as `pg_cancel_backend` does): the statement fails with
+ * {@link StaleServerError} instead of succeeding, and the connection is
+ * dropped (the next one is checked).
  */
 export function refuseUnreplicated(client: pg.Client): void {
   client.on('notice', (message: { routine?: string }) => {
     if (message.routine !== SYNC_WAIT_ROUTINE) return;
     const active = (client as unknown as { _getActiveQuery?(): { _canceledDueToError?: unknown } | null })._getActiveQuery?.();
     if (active) {
-      active._canceledDueToError = new UnreplicatedCommitError(
+      active._canceledDueToError = new StaleServerError(
         'The database committed this change locally but its synchronous standbys did not confirm it (a failover may lose it): it was either stored or not; read before repeating it',
       );
     }
