@@ -1,5 +1,6 @@
 import { EPOCH_SEQUENCE_MIGRATION } from './cluster/epoch-sequence-migration.js';
 import { HEARTBEAT_MIGRATION } from './cluster/heartbeat-migration.js';
+import { LEASE_HOLDER_MIGRATION } from './cluster/lease-holder-migration.js';
 import { CLUSTER_MIGRATION } from './cluster/lease-migration.js';
 import { SNAPSHOT_GUARD_MIGRATION } from './snapshot-guard-migration.js';
 import { SNAPSHOT_MIGRATION } from './snapshot-migration.js';
@@ -86,6 +87,7 @@ export const MIGRATIONS: readonly Migration[] = [
   EPOCH_SEQUENCE_MIGRATION,
   TASK_COUNT_MIGRATION,
   HEARTBEAT_MIGRATION,
+  LEASE_HOLDER_MIGRATION,
 ];
 
 /** The schema version this release of the package works with (the newest migration). */

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { checkServer, drop, refuseUnreplicated } from './server-check.js';
 import { parseTargets, redactTargets, type ConnectionTargets, type TargetHost } from './target-hosts.js';
 
 /**
@@ -18,11 +19,11 @@ export class NoWritableServerError extends Error {
   readonly code = '08001';
 }
 
-/** What the connections of one connection string share: its hosts, and the one found writable last. */
+/** What the connections of one connection string share: its hosts (none for a string node-postgres reads itself), and the one found writable last. */
 class TargetState {
   known: TargetHost | undefined;
   finding: Promise<TargetHost> | undefined;
-  constructor(readonly targets: ConnectionTargets) {}
+  constructor(readonly targets: ConnectionTargets | undefined) {}
 }
 
 /** The config key that carries a connection string's {@link TargetState} to every client made from it. */
@@ -30,26 +31,16 @@ const STATE_KEY = 'taskwireTargets';
 
 type TargetedConfig = pg.ClientConfig & { [STATE_KEY]?: TargetState; Client?: typeof pg.Client };
 
-/** Whether the server `client` reached takes writes, as `sessionAttrs` means it. */
-async function writable(client: pg.Client, sessionAttrs: ConnectionTargets['sessionAttrs']): Promise<boolean> {
-  if (sessionAttrs === 'any') return true;
-  const { rows } = await client.query<{ recovery: boolean; read_only: string }>(
-    "SELECT pg_is_in_recovery() AS recovery, current_setting('transaction_read_only') AS read_only",
-  );
-  const row = rows[0]!;
-  return sessionAttrs === 'primary' ? !row.recovery : row.read_only === 'off' && !row.recovery;
-}
-
 /** The first host (in the string's order) that opens a connection to a writable server, each tried with a throwaway connection. */
-async function findWritable(state: TargetState, config: TargetedConfig): Promise<TargetHost> {
+async function findWritable(targets: ConnectionTargets, config: TargetedConfig): Promise<TargetHost> {
   const failures: string[] = [];
-  for (const target of state.targets.hosts) {
+  for (const target of targets.hosts) {
     const { [STATE_KEY]: _state, Client: _client, ...plain } = config;
     const probe = new pg.Client({ ...plain, connectionString: target.url });
     probe.on('error', () => undefined);
     try {
       await probe.connect();
-      if (await writable(probe, state.targets.sessionAttrs)) return target;
+      if (await checkServer(probe, targets.sessionAttrs, checkLimit(config), `${target.host}:${target.port}`)) return target;
       failures.push(`${target.host}:${target.port} takes no writes`);
     } catch (error) {
       failures.push(`${target.host}:${target.port}: ${(error as Error).message}`);
@@ -67,40 +58,46 @@ function aim(client: pg.Client, target: TargetHost): void {
   internals.port = internals.connectionParameters.port = target.port;
 }
 
-/** Ends a client's socket at once. */
-function drop(client: pg.Client): void {
-  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+/** How long the check after a connect may wait for the server's barrier commit: most of the connect timeout (of 5 s when none), which also bounds the connect. */
+function checkLimit(config: TargetedConfig): number {
+  return Math.round(0.8 * (config.connectionTimeoutMillis || 5_000));
 }
 
 /**
- * Connects `client` to the writable host of its connection string: the
- * one found last, else the first that answers writable. A host that fails
- * or reached a server that takes no writes is forgotten (the next
- * connection looks again) and the connect fails with a retryable error.
+ * Connects `client` and checks its server (see {@link checkServer}). With
+ * several hosts or `target_session_attrs`, the client goes to the writable
+ * host found last, else the first that answers writable (and not stale); a
+ * host that fails or reached a server that takes no writes is forgotten
+ * (the next connection looks again) and the connect fails with a retryable
+ * error. A stale server (see {@link StaleServerError}) is refused the same
+ * way, with one host as with several.
  */
 async function connectTarget(client: pg.Client, state: TargetState, config: TargetedConfig, connect: () => Promise<unknown>): Promise<void> {
+  const targets = state.targets;
   let target = state.known;
-  if (target === undefined) {
-    state.finding ??= findWritable(state, config).finally(() => (state.finding = undefined));
+  if (targets !== undefined && target === undefined) {
+    state.finding ??= findWritable(targets, config).finally(() => (state.finding = undefined));
     target = await state.finding;
   }
   const stream = (client as unknown as { connection?: { stream?: { destroyed?: boolean } } }).connection?.stream;
   if (stream?.destroyed === true) throw new Error('Connection terminated due to connection timeout');
-  aim(client, target);
+  if (target !== undefined) aim(client, target);
   const forget = () => {
     if (state.known === target) state.known = undefined;
   };
+  const internals = client as unknown as { host: string; port: number };
+  const where = `${internals.host}:${internals.port}`;
   try {
     await connect();
-    if (!(await writable(client, state.targets.sessionAttrs))) {
-      throw new ReadOnlyServerError(`The PostgreSQL server at ${target.host}:${target.port} takes no writes (a standby, or read-only): the connection is dropped and another host is tried`);
+    if (!(await checkServer(client, targets?.sessionAttrs ?? 'any', checkLimit(config), where))) {
+      throw new ReadOnlyServerError(`The PostgreSQL server at ${where} takes no writes (a standby, or read-only): the connection is dropped and another host is tried`);
     }
   } catch (error) {
     forget();
     drop(client);
     throw error;
   }
-  state.known = target;
+  if (target !== undefined) state.known = target;
 }
 
 const targetingClasses = new WeakMap<typeof pg.Client, typeof pg.Client>();
@@ -108,10 +105,12 @@ const targetingClasses = new WeakMap<typeof pg.Client, typeof pg.Client>();
 const clientConfigs = new WeakMap<pg.Client, TargetedConfig>();
 
 /**
- * The client class of a connection string with several hosts or
- * `target_session_attrs`: a subclass of `Base` whose `connect` picks the
- * writable host and checks, once connected, that the server takes writes
- * (see {@link targetConfig}). One class per base.
+ * The client class of the store's connections: a subclass of `Base` whose
+ * `connect` picks the writable host (with several hosts or
+ * `target_session_attrs`) and checks the server once connected (see
+ * {@link connectTarget}), and whose statements answered with the warning
+ * of a cancelled wait for synchronous standbys fail (see
+ * {@link refuseUnreplicated}). One class per base.
  */
 function targetingClient(Base: typeof pg.Client): typeof pg.Client {
   const known = targetingClasses.get(Base);
@@ -123,6 +122,7 @@ function targetingClient(Base: typeof pg.Client): typeof pg.Client {
       // A failover ends connections with a server's FATAL at any moment, also on a client checked out between two
       // statements: never a crash (its next statement fails as "not queryable", a retryable error).
       this.on('error', () => undefined);
+      refuseUnreplicated(this);
     }
   }
   const baseConnect = Base.prototype.connect as (this: pg.Client) => Promise<unknown>;
@@ -138,17 +138,16 @@ function targetingClient(Base: typeof pg.Client): typeof pg.Client {
 }
 
 /**
- * The node-postgres settings that reach `url`: `{ connectionString: url }`
- * for a string node-postgres reads itself; for one with several hosts or
- * `target_session_attrs` (see {@link parseTargets}), the first host's URL,
- * a client class (a subclass of `Base`) that connects to the writable host
- * and checks it after every (re)connect, and the state its connections
- * share. Throws a TypeError for a `target_session_attrs` the store cannot
- * use.
+ * The node-postgres settings that reach `url`: its URL (for a string with
+ * several hosts or `target_session_attrs`, see {@link parseTargets}, the
+ * first host's), a client class (a subclass of `Base`) that connects to
+ * the writable host and checks its server after every (re)connect (see
+ * {@link connectTarget}), and the state its connections share. Throws a
+ * TypeError for a `target_session_attrs` the store cannot use.
  */
 export function targetConfig(url: string, Base: typeof pg.Client = pg.Client): TargetedConfig {
   const targets = parseTargets(url);
-  if (targets === undefined) return Base === pg.Client ? { connectionString: url } : { connectionString: url, Client: Base };
+  if (targets === undefined) return { connectionString: url, Client: targetingClient(Base), [STATE_KEY]: new TargetState(undefined) };
   return { connectionString: targets.hosts[0]!.url, Client: targetingClient(Base), [STATE_KEY]: new TargetState(targets) };
 }
 

@@ -23,6 +23,9 @@ interface Pair {
  *   database that is down);
  * - {@link switchTo}: later connections go to another server (a DNS name or
  *   a virtual IP moved to a promoted standby);
+ * - {@link deafen}: every connection open now, and every one made in the
+ *   next `ms`, loses its answers (what the client sends still reaches the
+ *   database, nothing comes back, nothing is closed);
  * - {@link loseAnswerTo}: the answer to the next statement whose bytes hold
  *   a marker is lost (the statement reaches the database and commits; its
  *   connection then dies before the answer comes back);
@@ -34,6 +37,7 @@ interface Pair {
 export class FaultProxy {
   private readonly pairs = new Set<Pair>();
   private silentUntil = 0;
+  private deafUntil = 0;
   private refusedUntil = 0;
   private losing: { readonly marker: Buffer; readonly afterMs: number; readonly forward: boolean; readonly resolve: () => void } | undefined;
   /** Connections accepted since the start (forwarded, silenced or refused). */
@@ -81,6 +85,13 @@ export class FaultProxy {
   silence(ms: number): number {
     this.silentUntil = Date.now() + ms;
     for (const pair of this.pairs) this.mute(pair);
+    return this.pairs.size;
+  }
+
+  /** Every open connection, and every one made in the next `ms`, loses its answers for good (its statements still reach the database). Resolves how many were open. */
+  deafen(ms: number): number {
+    this.deafUntil = Date.now() + ms;
+    for (const pair of this.pairs) pair.deaf = true;
     return this.pairs.size;
   }
 
@@ -150,6 +161,7 @@ export class FaultProxy {
     // A silent pair never passes on its upstream's end: the client must find out by itself.
     upstream.on('close', () => pair.silent || end());
     if (Date.now() < this.silentUntil) this.mute(pair);
+    if (Date.now() < this.deafUntil) pair.deaf = true;
   }
 
   private mute(pair: Pair): void {

@@ -50,6 +50,12 @@ export interface ReplicatedPair {
   readonly standbyPort: number;
   /** Kills the primary's postmaster and its processes with SIGKILL (a crash, no shutdown checkpoint, no backend left); resolves when they were killed (`Date.now()`), once its port no longer answers. */
   killPrimary(): Promise<number>;
+  /**
+   * Starts the killed primary again at its address, as it was (un-demoted:
+   * a primary still, on its old timeline), with `settings` added
+   * (`-c name=value ...`); resolves once it serves.
+   */
+  restartOldPrimary(settings?: string): Promise<void>;
   /** `pg_ctl promote -w`: the standby leaves recovery and takes writes. */
   promote(): Promise<void>;
   /** Runs `sql` on the server at `port` with psql; resolves its output (unaligned, tuples only). */
@@ -119,6 +125,18 @@ export async function replicatedPair(options: { readonly synchronous: boolean })
       return killedAt;
     },
     psql,
+    async restartOldPrimary(settings = '') {
+      const options = `-p ${primaryPort} -k '${primaryData}' -c listen_addresses=127.0.0.1 -c max_connections=300 ${settings}`;
+      // Its killed processes may hold its shared memory a moment longer: tried again until they are gone.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return void (await asPostgres(`'${PGBIN}/pg_ctl' -D '${primaryData}/data' -l '${primaryData}/log' -w -t 60 start -o "${options}"`));
+        } catch (error) {
+          if (attempt >= 20) throw new Error(`${String(error)}\n${(await readFile(join(primaryData, 'log'), 'utf8')).slice(-2000)}`);
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }
+    },
     promote: async () => void (await asPostgres(`'${PGBIN}/pg_ctl' -D '${standbyDir}/data' -w -t 60 promote`)),
     async destroy() {
       await asPostgres(`'${PGBIN}/pg_ctl' -D '${standbyDir}/data' -m immediate -w stop`).catch(() => undefined);

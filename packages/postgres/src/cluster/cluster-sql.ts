@@ -106,11 +106,33 @@ export function clusterStatements(S: string): ClusterStatements {
     // The ids held ($5, thousands on a busy replica) are compared only with an expired lease
     // of this holder: inside the CASE, whose branches run in order, never for each live row
     // (a prepared statement's array is no constant, so each comparison walks it whole).
-    takeOver: `WITH live AS MATERIALIZED (
+    // Only the rows that may be orphans are read (see LEASE_HOLDER_MIGRATION): the distinct holders of running rows,
+    // walked one index probe each; the rows past their own expiry of those whose heartbeat expired or is missing (a
+    // lateral read per holder, OFFSET 0 keeping it one); rows with no holder when $3; at start-up ($6) the rows of this
+    // replica's name; their rows are then found by id (an array, so by the primary key). The CASE below decides, as it
+    // always did.
+    takeOver: `WITH RECURSIVE live AS MATERIALIZED (
         SELECT application_name FROM pg_stat_activity WHERE $6::text IS NOT NULL AND application_name LIKE 'taskwire %'
+      ), holders AS (
+        (SELECT t.lease_holder AS holder FROM ${S}.tasks t
+          WHERE t.state IN ${RUNNING_STATE_LIST} AND t.lease_holder IS NOT NULL ORDER BY t.lease_holder LIMIT 1)
+        UNION ALL
+        SELECT (SELECT t.lease_holder FROM ${S}.tasks t
+          WHERE t.state IN ${RUNNING_STATE_LIST} AND t.lease_holder > h.holder ORDER BY t.lease_holder LIMIT 1)
+        FROM holders h WHERE h.holder IS NOT NULL
+      ), candidates AS (
+        SELECT c.id FROM holders h LEFT JOIN ${S}.lease_heartbeats b ON b.holder = h.holder
+          CROSS JOIN LATERAL (SELECT t.id FROM ${S}.tasks t WHERE t.lease_holder = h.holder AND t.state IN ${RUNNING_STATE_LIST}
+            AND (t.lease_expires_at < now() OR t.lease_expires_at IS NULL) OFFSET 0) c
+        WHERE h.holder IS NOT NULL AND (b.expires_at IS NULL OR b.expires_at < now())
+        UNION ALL
+        SELECT t.id FROM ${S}.tasks t WHERE $3::boolean AND t.state IN ${RUNNING_STATE_LIST} AND t.lease_holder IS NULL
+        UNION ALL
+        SELECT t.id FROM ${S}.tasks t
+        WHERE $6::text IS NOT NULL AND t.state IN ${RUNNING_STATE_LIST} AND left(t.lease_holder, length($6::text)) = $6::text
       ), orphans AS (
         SELECT t.id FROM ${S}.tasks t LEFT JOIN ${S}.lease_heartbeats b ON b.holder = t.lease_holder
-        WHERE t.state IN ${RUNNING_STATE_LIST}
+        WHERE t.id = ANY(ARRAY(SELECT id FROM candidates)) AND t.state IN ${RUNNING_STATE_LIST}
           AND CASE WHEN t.lease_holder IS NULL THEN $3::boolean
                    WHEN greatest(t.lease_expires_at, b.expires_at) < now() THEN t.lease_holder <> $1 OR t.id <> ALL($5::text[])
                    WHEN $6::text IS NULL THEN false
