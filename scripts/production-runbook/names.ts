@@ -8,8 +8,10 @@ export interface Names {
   readonly publicUrl: string;
   /** `agents.example.com:8081`: nginx's gRPC address. */
   readonly publicGrpc: string;
-  /** `https://login.example.com`: the test OpenID provider. */
+  /** `https://login.example.com`: the trial OpenID provider the page starts (the reference agent's `idp`), on {@link idpPort}. */
   readonly issuer: string;
+  /** The port of the trial OpenID provider (the page's default is 41250). */
+  readonly idpPort: number;
   /** `postgres://taskwire@db.internal:5432/taskwire`: a fresh database. */
   readonly database: string;
   /** The HTTP ports of replicas 1, 2, ... (`10.0.0.11:41241`, `10.0.0.12:41241`; gRPC on the next port). */
@@ -42,6 +44,10 @@ export function swapNames(command: string, names: Names): string[] {
   line = swapAll(line, 'https://login.example.com', () => names.issuer);
   line = swapAll(line, 'postgres://taskwire@db.internal:5432/taskwire', () => names.database);
   line = replicaAddresses(line, names);
+  // The trial provider's client, as step 2 says to use it, in place of your provider's.
+  line = swapAll(line, '--client-id ops-check', () => '--client-id demo');
+  line = swapAll(line, 'TASKWIRE_CLIENT_SECRET=replace-with-the-secret', () => 'TASKWIRE_CLIENT_SECRET=demo-secret-change-me');
+  if (/ --filter @taskwire\/reference-agent idp -- /.test(line)) return [`${line} --port ${names.idpPort}`];
   if (!/^npm start -- /.test(line)) return [line];
   if (!line.includes('--host 0.0.0.0') || !line.includes('--port 41241') || !line.includes('--replica-name replica-1')) {
     throw new Error(`the runbook's replica command changed shape: ${command}`);

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { A2AError, authChallenge } from '@taskwire/core';
+import { A2AError, authChallenge, withdrawalOf } from '@taskwire/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwtAuth } from './jwt-auth.js';
 import type { TestIdp } from './testing.js';
@@ -77,10 +77,42 @@ describe('jwtAuth against oidc-provider', () => {
     const uncached = jwtAuth({ issuer: idp.issuer, audience: AUDIENCE, cooldownMs: 0 });
     expect((await cached.verify(token)).id).toBe('svc');
     expect((await uncached.verify(token)).id).toBe('svc');
-    await idp.rotateKeys(true); // the token's key is withdrawn (this test runs last: it changes the provider's keys)
+    await idp.rotateKeys(true); // the token's key is withdrawn (later tests take fresh tokens)
     const fresh = await idp.token(CLIENT);
     expect((await uncached.verify(fresh)).id).toBe('svc'); // the new key is fetched
     expect((await refusal(uncached.verify(token))).metadata['tokenError']).toBe('unknown_key');
     expect((await cached.verify(token)).id).toBe('svc');
+  });
+});
+
+/** Resolves with the reason once `signal` aborts. */
+const abortOf = (signal: AbortSignal) => new Promise<unknown>((resolve) => (signal.aborted ? resolve(signal.reason) : signal.addEventListener('abort', () => resolve(signal.reason))));
+
+describe('jwtAuth and a signing key the issuer withdraws', () => {
+  it('a key added beside it changes nothing; once it is dropped, the principal signal aborts (key_withdrawn) and the token, remembered or not, is refused', async () => {
+    const auth = jwtAuth({ issuer: idp.issuer, audience: AUDIENCE, keyCheckIntervalMs: 100, verifiedCacheMs: 60_000 });
+    const token = await idp.token(CLIENT);
+    const withdrawn = withdrawalOf(await auth.verify(token))!;
+    expect(withdrawn).toBeInstanceOf(AbortSignal);
+    await idp.rotateKeys(false); // a new key is published; the old one stays
+    const fetches = idp.jwksFetches;
+    await expect.poll(() => idp.jwksFetches, { timeout: 10_000 }).toBeGreaterThan(fetches + 1); // checked at least twice since
+    expect(withdrawn.aborted).toBe(false);
+    expect((await auth.verify(token)).id).toBe('svc');
+
+    await idp.rotateKeys(true); // the key that signed the token is dropped
+    const reason = await abortOf(withdrawn);
+    expect(A2AError.is(reason) && [reason.kind, reason.metadata['tokenError']]).toEqual(['Unauthenticated', 'key_withdrawn']);
+    expect((await refusal(auth.verify(token))).metadata['tokenError']).toBe('unknown_key');
+    expect((await auth.verify(await idp.token(CLIENT))).id).toBe('svc'); // tokens of the new key are accepted
+  });
+
+  it('with keyCheckIntervalMs 0, a withdrawal is found when the keys are fetched for another reason (a token with a new kid)', async () => {
+    const auth = jwtAuth({ issuer: idp.issuer, audience: AUDIENCE, keyCheckIntervalMs: 0, cooldownMs: 0 });
+    const withdrawn = withdrawalOf(await auth.verify(await idp.token(CLIENT)))!;
+    await idp.rotateKeys(true);
+    expect(withdrawn.aborted).toBe(false); // nothing fetched the keys of this verifier since
+    expect((await auth.verify(await idp.token(CLIENT))).id).toBe('svc'); // an unknown kid: the keys are fetched again
+    expect(A2AError.is(await abortOf(withdrawn))).toBe(true);
   });
 });

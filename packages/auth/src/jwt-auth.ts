@@ -1,8 +1,10 @@
 import type { AuthPolicy, Logger, Principal } from '@taskwire/core';
-import { A2AError, bearerAuth } from '@taskwire/core';
+import { A2AError, bearerAuth, withdrawalOf } from '@taskwire/core';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
-import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, jwksCache, jwtVerify } from 'jose';
 import { cachedOnce, fetchOpenIdConfiguration, jwksUriProblem } from './discovery.js';
+import type { KeyWatch } from './key-watch.js';
+import { keyWatch } from './key-watch.js';
 import { codeOfJoseError, tokenError } from './token-errors.js';
 
 /**
@@ -23,6 +25,13 @@ export interface JwtPrincipal extends Principal {
    * on every principal it makes, the default one or yours.
    */
   readonly expiresAt?: number;
+  /**
+   * Aborts when the issuer withdraws the key that signed the token (it is
+   * no longer in the issuer's key set): what the token opened (streams, a
+   * WebSocket connection) ends then, as at `expiresAt`. `jwtAuth` sets it
+   * on every principal it makes, the default one or yours.
+   */
+  readonly withdrawn?: AbortSignal;
 }
 
 /** Options of {@link jwtAuth}. */
@@ -80,6 +89,16 @@ export interface JwtAuthOptions {
   /** How long fetched keys are used before they are fetched again (default 10 minutes). */
   readonly cacheMaxAgeMs?: number;
   /**
+   * While streams or connections opened with verified tokens may be open
+   * (until those tokens expire), the issuer's key set is fetched again this
+   * often (ms, default 60 000; 0: never, the keys are then checked only when
+   * they are fetched for other reasons): a key no longer published is
+   * withdrawn, and what its tokens opened ends at once with
+   * `Unauthenticated` (`tokenError: key_withdrawn`). New requests with
+   * those tokens are refused from then on, remembered ones included.
+   */
+  readonly keyCheckIntervalMs?: number;
+  /**
    * Remember verified tokens this long (ms, default 0: off), so a client
    * that sends the same token with every call is verified once: a lookup
    * instead of a signature check. A token is never remembered past its
@@ -125,7 +144,10 @@ export function defaultPrincipal(claims: JWTPayload): JwtPrincipal | undefined {
  * A token without `exp` is refused (`missing_expiry`) unless
  * `allowTokensWithoutExp`; a discovered `jwks_uri` must be on the issuer's
  * host (or one of `jwksHosts`) and `https` when the issuer is. The
- * principal carries the token's expiry as `expiresAt` (ms).
+ * principal carries the token's expiry as `expiresAt` (ms), and as
+ * `withdrawn` a signal that aborts when the issuer withdraws the token's
+ * signing key (checked whenever the keys are fetched, and every
+ * `keyCheckIntervalMs` while such principals may be in use).
  * Any failure is `Unauthenticated` with an RFC 6750 `invalid_token`
  * challenge whose description says what failed, never the token; no token
  * at all is an anonymous caller (refused unless `required: false`). The
@@ -137,7 +159,9 @@ export function jwtAuth(options: JwtAuthOptions): JwtAuth {
   const timeoutMs = options.fetchTimeoutMs ?? 5000;
   const cooldownMs = options.cooldownMs ?? 30_000;
   const toPrincipal = options.principal ?? defaultPrincipal;
-  const keys = keySet(options, timeoutMs, cooldownMs);
+  let keys: () => Promise<KeySet> = undefined as never;
+  const watch = keyWatch({ reload: async () => (await keys()).reload(), intervalMs: options.keyCheckIntervalMs ?? 60_000, logger: options.logger });
+  keys = keySet(options, timeoutMs, cooldownMs, watch);
   const remembered = verifiedCache(options.verifiedCacheMs ?? 0, options.verifiedCacheSize ?? 1000);
 
   const check = async (token: string): Promise<Principal> => {
@@ -151,9 +175,10 @@ export function jwtAuth(options: JwtAuthOptions): JwtAuth {
   const verifyToken = async (token: string): Promise<{ principal: Principal; exp: number | undefined }> => {
     if (token.length > maxBytes) throw tokenError('too_large');
     let claims: JWTPayload;
+    let key: unknown;
     try {
       const getKey = await keys();
-      ({ payload: claims } = await jwtVerify(token, getKey, {
+      ({ payload: claims, key } = await jwtVerify(token, getKey, {
         issuer: options.issuer,
         audience: options.audience as string | string[],
         algorithms,
@@ -172,21 +197,26 @@ export function jwtAuth(options: JwtAuthOptions): JwtAuth {
     const made = toPrincipal(claims);
     if (!made) throw tokenError('missing_subject');
     const exp = typeof claims.exp === 'number' ? claims.exp : undefined;
-    const principal = exp !== undefined && made['expiresAt'] === undefined ? { ...made, expiresAt: exp * 1000 } : made;
+    const withdrawn = await watch.signalOf(key, exp === undefined ? undefined : (exp + (options.clockTolerance ?? 30)) * 1000);
+    const principal = {
+      ...made,
+      ...(exp !== undefined && made['expiresAt'] === undefined && { expiresAt: exp * 1000 }),
+      ...(made['withdrawn'] === undefined && { withdrawn }),
+    };
     return { principal, exp };
   };
   const authenticate = bearerAuth(check);
   return { authenticate, verify: check, challenge: `Bearer realm="${(options.realm ?? 'a2a').replace(/["\\]/g, '')}"` };
 }
 
-/** Verified tokens and their principals, kept until `ttlMs` passed or the token expired (off when `ttlMs` is 0; tokens without `exp` are not kept). */
+/** Verified tokens and their principals, kept until `ttlMs` passed, the token expired or its key was withdrawn (off when `ttlMs` is 0; tokens without `exp` are not kept). */
 function verifiedCache(ttlMs: number, size: number) {
   const entries = new Map<string, { principal: Principal; until: number }>();
   return {
     get(token: string): Principal | undefined {
       const entry = entries.get(token);
       if (!entry) return undefined;
-      if (Date.now() < entry.until) return entry.principal;
+      if (Date.now() < entry.until && !withdrawalOf(entry.principal)?.aborted) return entry.principal;
       entries.delete(token);
       return undefined;
     },
@@ -203,9 +233,9 @@ function verifiedCache(ttlMs: number, size: number) {
  * no request: it answers from the keys it fetched before (unknown `kid`s
  * are refused) or refuses every token as `keys_unavailable`.
  */
-function guarded(set: ReturnType<typeof createRemoteJWKSet>, retryAfterMs: number): JWTVerifyGetKey {
+function guarded(set: ReturnType<typeof createRemoteJWKSet>, retryAfterMs: number): KeySet {
   let failedAt = -Infinity;
-  return async (header, token) => {
+  const getKey: JWTVerifyGetKey = async (header, token) => {
     if (Date.now() - failedAt < retryAfterMs) {
       const cached = set.jwks();
       if (!cached) throw tokenError('keys_unavailable');
@@ -219,13 +249,19 @@ function guarded(set: ReturnType<typeof createRemoteJWKSet>, retryAfterMs: numbe
       throw error;
     }
   };
+  return Object.assign(getKey, { reload: () => set.reload() });
 }
 
+/** The issuer's keys: a key lookup for `jwtVerify`, and a way to fetch them again now. */
+type KeySet = JWTVerifyGetKey & { reload(): Promise<void> };
+
 /** The key lookup: the JWKS at `jwksUri`, or at the `jwks_uri` discovery names (discovered once). */
-function keySet(options: JwtAuthOptions, timeoutMs: number, cooldownMs: number): () => Promise<JWTVerifyGetKey> {
+function keySet(options: JwtAuthOptions, timeoutMs: number, cooldownMs: number, watch: KeyWatch): () => Promise<KeySet> {
   const retryAfterMs = options.retryAfterFailureMs ?? 5000;
   const remote = (uri: string) =>
-    guarded(createRemoteJWKSet(new URL(uri), { timeoutDuration: timeoutMs, cooldownDuration: cooldownMs, cacheMaxAge: options.cacheMaxAgeMs ?? 600_000 }), retryAfterMs);
+    guarded(createRemoteJWKSet(new URL(uri), { timeoutDuration: timeoutMs, cooldownDuration: cooldownMs, cacheMaxAge: options.cacheMaxAgeMs ?? 600_000, [jwksCache]: watch.cache }),
+      retryAfterMs,
+    );
   if (options.jwksUri) {
     const set = remote(options.jwksUri);
     return () => Promise.resolve(set);

@@ -42,8 +42,8 @@ describe('jwtAuth and exp', () => {
       principal: (claims) => (made++, { id: String(claims.sub) }),
     });
     const forever = await issuer.sign({ sub: 'forever', aud: AUDIENCE });
-    expect(await auth.verify(forever)).toEqual({ id: 'forever' });
-    expect(await auth.verify(forever)).toEqual({ id: 'forever' });
+    expect(await auth.verify(forever)).toEqual({ id: 'forever', withdrawn: expect.any(AbortSignal) }); // no exp: it ends only if its key is withdrawn
+    expect(await auth.verify(forever)).toEqual({ id: 'forever', withdrawn: expect.any(AbortSignal) });
     expect(made).toBe(2); // verified twice: not cached
     const expiring = await issuer.sign({ sub: 'alice', aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 600 });
     await auth.verify(expiring);

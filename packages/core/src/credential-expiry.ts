@@ -1,5 +1,6 @@
 // A credential that ends: what every binding does when the token a call or
-// a stream was opened with reaches its `exp`.
+// a stream was opened with reaches its `exp`, or is withdrawn before it (its
+// issuer stopped publishing the key that signed it).
 import type { Principal } from './calls.js';
 import { systemClock } from './clock.js';
 import { A2AError } from './errors.js';
@@ -13,6 +14,25 @@ import { A2AError } from './errors.js';
 export function expiryOf(principal: Principal | undefined): number | undefined {
   const at = principal?.['expiresAt'];
   return typeof at === 'number' && Number.isFinite(at) ? at : undefined;
+}
+
+/**
+ * The signal that aborts when the credential behind `principal` is
+ * withdrawn before it expires: the principal's `withdrawn` (as `jwtAuth` of
+ * `@taskwire/auth` sets it: the token's signing key left the issuer's key
+ * set) when that is an `AbortSignal`; otherwise `undefined`.
+ */
+export function withdrawalOf(principal: Principal | undefined): AbortSignal | undefined {
+  const signal = principal?.['withdrawn'];
+  return signal instanceof AbortSignal ? signal : undefined;
+}
+
+/** `Unauthenticated` for a connection or stream whose credential was withdrawn (RFC 6750 `invalid_token`, `tokenError: key_withdrawn`). */
+export function credentialWithdrawn(): A2AError {
+  return new A2AError('Unauthenticated', 'The key that signed this credential was withdrawn by its issuer; reconnect with a fresh one', {
+    error: 'invalid_token',
+    tokenError: 'key_withdrawn',
+  });
 }
 
 /** `Unauthenticated` for a connection or stream whose credential has expired (RFC 6750 `invalid_token`, `tokenError: expired`). */
@@ -36,22 +56,53 @@ export function atExpiry(expiresAt: number, stop: AbortSignal, onExpiry: () => v
   systemClock.sleep(left, stop).then(onExpiry, () => undefined);
 }
 
+/** Throws {@link credentialExpired} or {@link credentialWithdrawn} when the credential of `principal` has ended: no call runs on it. */
+export function assertCredentialLive(principal: Principal | undefined): void {
+  assertNotExpired(expiryOf(principal));
+  if (withdrawalOf(principal)?.aborted) throw credentialWithdrawn();
+}
+
 /**
- * `events` until the credential of `principal` expires: then the stream
- * ends with {@link credentialExpired} (the binding writes it as its
- * unauthenticated error), the subscription behind `events` is ended
- * (`return()`, and `abort`, when given, is aborted with the error); the
- * task goes on. A principal without an expiry passes `events` through as
- * they are.
+ * Calls `onEnd` once, with {@link credentialExpired} when the credential of
+ * `principal` reaches its expiry or {@link credentialWithdrawn} when it is
+ * withdrawn (at once when either already happened), unless `stop` aborts
+ * first (the connection or stream ended on its own; nothing is left
+ * listening then). Returns false, and never calls `onEnd`, for a principal
+ * whose credential neither expires nor can be withdrawn.
+ */
+export function whenCredentialEnds(principal: Principal | undefined, stop: AbortSignal, onEnd: (error: A2AError) => void): boolean {
+  const expiresAt = expiryOf(principal);
+  const withdrawn = withdrawalOf(principal);
+  if (expiresAt === undefined && !withdrawn) return false;
+  const ended = new AbortController();
+  const until = AbortSignal.any([stop, ended.signal]);
+  const end = (error: A2AError) => {
+    if (until.aborted) return;
+    ended.abort();
+    onEnd(error);
+  };
+  if (withdrawn?.aborted) end(credentialWithdrawn());
+  else withdrawn?.addEventListener('abort', () => end(credentialWithdrawn()), { once: true, signal: until });
+  if (expiresAt !== undefined) atExpiry(expiresAt, until, () => end(credentialExpired()));
+  return true;
+}
+
+/**
+ * `events` until the credential of `principal` ends (it expires, or it is
+ * withdrawn: see {@link whenCredentialEnds}): then the stream ends with
+ * {@link credentialExpired} or {@link credentialWithdrawn} (the binding
+ * writes it as its unauthenticated error), the subscription behind
+ * `events` is ended (`return()`, and `abort`, when given, is aborted with
+ * the error); the task goes on. A principal whose credential neither
+ * expires nor can be withdrawn passes `events` through as they are.
  */
 export function untilCredentialExpires<T>(events: AsyncIterable<T>, principal: Principal | undefined, abort?: AbortController): AsyncIterable<T> {
-  const expiresAt = expiryOf(principal);
-  if (expiresAt === undefined) return events;
+  if (expiryOf(principal) === undefined && !withdrawalOf(principal)) return events;
   return {
     async *[Symbol.asyncIterator]() {
       const done = new AbortController();
       const expired = new Promise<never>((_, reject) =>
-        atExpiry(expiresAt, abort ? AbortSignal.any([done.signal, abort.signal]) : done.signal, () => reject(credentialExpired())),
+        whenCredentialEnds(principal, abort ? AbortSignal.any([done.signal, abort.signal]) : done.signal, reject),
       );
       expired.catch(() => undefined);
       const iterator = events[Symbol.asyncIterator]();

@@ -1,13 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AuthPolicy, CallContext } from '@taskwire/core';
-import { A2AError, assertNotExpired, authenticateRequest, clientCertificateOf, expiryOf, negotiateVersion } from '@taskwire/core';
+import { A2AError, assertCredentialLive, authenticateRequest, clientCertificateOf, expiryOf, negotiateVersion } from '@taskwire/core';
 import { TRPCError } from '@trpc/server';
 import type { CreateWSSContextFnOptions } from '@trpc/server/adapters/ws';
 import type { WebSocket } from 'ws';
 import type { ConnectionSlots } from './connection.js';
 import { closeCodeOf, closeReasonOf } from './close-codes.js';
-import { closeAtExpiry } from './credential-expiry.js';
+import { closeWhenCredentialEnds } from './credential-expiry.js';
 import { trpcCodeOf } from './errors.js';
 
 /**
@@ -22,7 +22,8 @@ export interface A2ARouterContext {
   /**
    * When the connection's credential ends (ms since the epoch; the
    * principal's `expiresAt`): calls from then on are `Unauthenticated`,
-   * and the connection is closed with 4401 then.
+   * and the connection is closed with 4401 then (as it is when the
+   * principal's credential is withdrawn).
    */
   readonly expiresAt?: number | undefined;
 }
@@ -68,7 +69,8 @@ export interface ContextOptions {
  * and is closed with {@link closeCodeOf} and the reason, so that no call runs
  * on it. A principal with an `expiresAt` (a JWT's `exp`) holds until then:
  * an already expired one is refused, and the connection is closed (4401)
- * when it expires.
+ * when it expires; so it is when a principal's `withdrawn` signal aborts
+ * (its token's signing key was withdrawn).
  */
 export function createContextFactory(options: ContextOptions) {
   return async ({ req, res, info }: CreateWSSContextFnOptions): Promise<A2ARouterContext> => {
@@ -77,15 +79,15 @@ export function createContextFactory(options: ContextOptions) {
       const socket = req.socket as Partial<TLSSocket>;
       const certificate = socket.getPeerCertificate ? clientCertificateOf(socket.getPeerCertificate(), socket.authorized === true) : undefined;
       const principal = await authenticateRequest(options.auth, { headers, certificate });
+      assertCredentialLive(principal);
       const expiresAt = expiryOf(principal);
-      assertNotExpired(expiresAt);
       const version = bindingVersion(headers['a2a-version']);
       const extensions = headers['a2a-extensions']
         ?.split(',')
         .map((e) => e.trim())
         .filter(Boolean);
       const slots = options.slotsOf(res);
-      if (expiresAt !== undefined) closeAtExpiry(res, expiresAt);
+      closeWhenCredentialEnds(res, principal);
       return { call: { principal, version, extensions, signal: slots?.signal }, slots, expiresAt };
     } catch (cause) {
       const error = A2AError.is(cause) ? cause : new A2AError('Internal', 'The server could not authenticate this connection (see its log)');

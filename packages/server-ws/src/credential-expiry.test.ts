@@ -51,6 +51,23 @@ describe('a connection whose principal expires (expiresAt, a JWT exp)', () => {
     expect((await socket.answer(1)).error).toBeUndefined();
   });
 
+  it('is closed with 4401 and a reason that names the withdrawal when its principal is withdrawn (its token signing key left the issuer key set)', async () => {
+    const withdrawal = new AbortController();
+    const server2 = await serveWebSocket({ service, auth: { authenticate: () => ({ id: 'alice', withdrawn: withdrawal.signal }) } });
+    try {
+      const socket = await RawSocket.open(server2.url, { authorization: 'Bearer any' });
+      sockets.push(socket);
+      socket.send({ id: 1, method: 'query', params: { path: 'ListTasks', input: {} } });
+      expect((await socket.answer(1)).error).toBeUndefined();
+      withdrawal.abort();
+      expect(await socket.closed).toEqual({ code: 4401, reason: 'UNAUTHENTICATED: The key that signed this credential was withdrawn by its issuer; reconnect with a fresh one' });
+      const caller = createA2ARouter(service).createCaller({ call: { principal: { id: 'alice', withdrawn: withdrawal.signal } } });
+      await expect(caller.ListTasks({})).rejects.toMatchObject({ cause: { kind: 'Unauthenticated', metadata: { tokenError: 'key_withdrawn' } } });
+    } finally {
+      await server2.close();
+    }
+  });
+
   it('refuses a call made after the expiry, before the close (Unauthenticated, tokenError expired)', async () => {
     const caller = createA2ARouter(service).createCaller({ call: { principal: { id: 'alice' } }, expiresAt: Date.now() - 1 });
     const error = await caller.ListTasks({}).then(

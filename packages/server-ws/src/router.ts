@@ -1,5 +1,5 @@
 import type { MethodName, ParamsOf, ResultOf, StreamMethodName, StreamResponse, TaskService, UnaryMethodName } from '@taskwire/core';
-import { assertNotExpired, METHOD_NAMES, METHODS } from '@taskwire/core';
+import { assertCredentialLive, assertNotExpired, METHOD_NAMES, METHODS } from '@taskwire/core';
 import type { TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure, TRPCSubscriptionProcedure } from '@trpc/server';
 import { initTRPC } from '@trpc/server';
 import { splitTrace, startWsCall } from './call-telemetry.js';
@@ -65,6 +65,7 @@ function inputOf(opts: object): Promise<unknown> {
 function unaryProcedure(service: TaskService, method: UnaryMethodName) {
   const resolve = async (opts: { ctx: A2ARouterContext }) => {
     assertNotExpired(opts.ctx.expiresAt);
+    assertCredentialLive(opts.ctx.call.principal);
     const traced = splitTrace(await inputOf(opts));
     const { params, call: context, activation } = splitExtensions(traced.params, opts.ctx.call);
     const observed = startWsCall(service, method, params, traced.carrier, context);
@@ -84,6 +85,7 @@ function unaryProcedure(service: TaskService, method: UnaryMethodName) {
 function streamProcedure<M extends StreamMethodName>(service: TaskService, method: M) {
   return t.procedure.subscription(async (opts) => {
     assertNotExpired(opts.ctx.expiresAt);
+    assertCredentialLive(opts.ctx.call.principal);
     return openStream(service, method, (await inputOf(opts)) as StreamInput<M> | undefined, opts.ctx, opts.signal);
   });
 }

@@ -32,9 +32,11 @@ export interface WsTransportOptions {
    * the connection's credential or closes the connection because it
    * expired (4401), the next call opens a new connection with a fresh
    * token (`token({ fresh: true })`), and a call refused as
-   * `Unauthenticated` is made once more that way (a stream only when it
-   * was refused before its first event), as the HTTP transports retry
-   * after a 401.
+   * `Unauthenticated` is made once more that way (a stream when it was
+   * refused before its first event; one that the server ends later because
+   * its credential expired or was withdrawn fails with a
+   * {@link TransientError}, which the client resumes from its last event),
+   * as the HTTP transports retry after a 401.
    */
   readonly token?: TokenProvider;
   /** The WebSocket class; default the platform's, else `ws` (an optional peer dependency). */
@@ -299,6 +301,11 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
         }
         return;
       } catch (error) {
+        if (delivered && renewable(error)) {
+          // The server closed the connection when its credential expired or was withdrawn (4401): a drop, which
+          // the client resumes (SubscribeToTask from the last event) on a new connection with a fresh token.
+          throw new TransientError('The stream ended because its credential ended; resuming with a fresh token', { cause: error });
+        }
         if (delivered || !renewable(error)) throw error;
       }
       yield* once.stream(method, params, call); // refused before its first event: on a new connection, with a fresh token
