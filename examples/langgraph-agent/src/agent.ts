@@ -5,7 +5,7 @@ import { tool } from '@langchain/core/tools';
 import { FakeListChatModel, FakeStreamingChatModel } from '@langchain/core/utils/testing';
 import { END, interrupt, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
-import type { AgentCard } from '@taskwire/core';
+import { exampleCard } from '@taskwire/reference-agent/serve';
 import * as z from 'zod';
 
 /** What the fake model says when it cannot help. */
@@ -66,16 +66,7 @@ export function travelGraph() {
 }
 
 /** The agent's card; the server adds its interfaces. */
-export const travelCard: AgentCard = {
-  name: 'Taskwire LangGraph travel agent',
-  description: 'A LangGraph.js graph served over A2A: tells the weather and books trips after your approval.',
-  supportedInterfaces: [],
-  version: '0.1.0',
-  capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [
-    { id: 'weather', name: 'Weather', description: 'The forecast of a city.', tags: ['tools'], examples: ['weather in Lisbon'] },
-    { id: 'book', name: 'Book a trip', description: 'Books a trip after you approve it.', tags: ['approval'], examples: ['book Lisbon'] },
-  ],
-};
+export const travelCard = exampleCard('Taskwire LangGraph travel agent', 'A LangGraph.js graph served over A2A: tells the weather and books trips after your approval.', [
+  { id: 'weather', name: 'Weather', description: 'The forecast of a city.', tags: ['tools'], examples: ['weather in Lisbon'] },
+  { id: 'book', name: 'Book a trip', description: 'Books a trip after you approve it.', tags: ['approval'], examples: ['book Lisbon'] },
+]);

@@ -1,6 +1,6 @@
 import type { Model, ModelRequest, ModelResponse } from '@openai/agents';
 import { Agent, tool, Usage } from '@openai/agents';
-import type { AgentCard } from '@taskwire/core';
+import { exampleCard } from '@taskwire/reference-agent/serve';
 import * as z from 'zod';
 
 /** What the stand-in model says when it cannot help. */
@@ -89,16 +89,7 @@ export function travelAgent(model: Model | string): Agent {
 }
 
 /** The agent's card; the server adds its interfaces. */
-export const travelCard: AgentCard = {
-  name: 'Taskwire Agents SDK travel agent',
-  description: 'An OpenAI Agents SDK agent served over A2A: tells the weather and books trips after your approval.',
-  supportedInterfaces: [],
-  version: '0.1.0',
-  capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [
-    { id: 'weather', name: 'Weather', description: 'The forecast of a city.', tags: ['tools'], examples: ['weather in Lisbon'] },
-    { id: 'book', name: 'Book a trip', description: 'Books a trip after you approve it.', tags: ['approval'], examples: ['book Lisbon'] },
-  ],
-};
+export const travelCard = exampleCard('Taskwire Agents SDK travel agent', 'An OpenAI Agents SDK agent served over A2A: tells the weather and books trips after your approval.', [
+  { id: 'weather', name: 'Weather', description: 'The forecast of a city.', tags: ['tools'], examples: ['weather in Lisbon'] },
+  { id: 'book', name: 'Book a trip', description: 'Books a trip after you approve it.', tags: ['approval'], examples: ['book Lisbon'] },
+]);

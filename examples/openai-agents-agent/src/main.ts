@@ -7,21 +7,14 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
   process.exit(1);
 }
 const { openaiAgent } = await import('@taskwire/openai-agents');
-const { consoleLogger, optionsOrExit, serveAll, stopOnSignals, urlLines } = await import('@taskwire/reference-agent/serve');
+const { serveExample } = await import('@taskwire/reference-agent/serve');
 const { chooseModel, travelAgent, travelCard } = await import('./agent.js');
 
-const options = optionsOrExit();
 const { model, name } = chooseModel();
-const running = await serveAll(options, consoleLogger(), { agent: openaiAgent(travelAgent(model)), card: travelCard }).catch((error: Error) => {
-  console.error(`Could not start: ${error.message}`);
-  process.exit(1);
+await serveExample({
+  title: `Taskwire Agents SDK travel agent, on ${name}`,
+  agent: openaiAgent(travelAgent(model)),
+  card: travelCard,
+  tries: [['weather in Oslo'], ['book Lisbon', 'then answer: approve']],
 });
-console.log(`Taskwire Agents SDK travel agent, on ${name}
-${urlLines(running)}
-Try:
-  npm run taskwire -- send ${running.baseUrl} "weather in Oslo"
-  npm run taskwire -- send ${running.baseUrl} "book Lisbon"   # then answer: approve
-Press Ctrl+C to stop.`);
-
-stopOnSignals(running, options.drainGraceMs);
 export {};

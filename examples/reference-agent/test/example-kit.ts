@@ -91,7 +91,7 @@ export function describeTravelAgentOverMcp(name: string, { root, model, question
     example = await startExample(root);
     client = new Client({ name: `${name} test`, version: '1.0.0' });
     await client.connect(new StdioClientTransport(taskwireMcp(example.url)));
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await client?.close();
     await example?.stop();
