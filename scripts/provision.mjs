@@ -42,7 +42,7 @@ export const NEEDS = [
     node22: true,
     install: ['node', 'scripts/node22.mjs'],
     command: 'node scripts/node22.mjs',
-    suites: ['packages/ai-sdk and examples/ai-sdk-agent (the AI SDK 7)', 'packages/mcp/test/conformance.test.ts', 'scripts/readme-examples.test.ts (their examples)'],
+    suites: ['packages/ai-sdk and examples/ai-sdk-agent (the AI SDK 7)', 'packages/openai-agents and examples/openai-agents-agent (the openai client of the Agents SDK)', 'packages/mcp/test/conformance.test.ts', 'scripts/readme-examples.test.ts (their examples)'],
   },
   {
     name: 'openssl',

@@ -6,7 +6,7 @@
 // How a command runs (scripts/readme-commands.test.ts): with bash, from the
 // repository root, in the document's order, with the variables its
 // `export` lines set; the ports the docs name (8080, 41241, 41250, 41251,
-// 41261, 41271) are swapped for free ones (8080 and 41241 reach an agent the test
+// 41261, 41271, 41281, 41291) are swapped for free ones (8080 and 41241 reach an agent the test
 // runs until a command of the document serves on that port); `npm start`
 // without `--port` gets the swapped 41241.
 
@@ -150,6 +150,16 @@ export const CLASSIFIED: Readonly<Record<string, Readonly<Record<string, Classif
   'examples/ai-sdk-agent/README.md': {
     'cd examples/ai-sdk-agent && npm start -- --port 41251 --store memory': { kind: 'serve', ready: READY, node22: true },
     'npm run taskwire -- send http://127.0.0.1:41251 "book Lisbon"': { kind: 'run', node22: true },
+  },
+  'examples/openai-agents-agent/README.md': {
+    'cd examples/openai-agents-agent && npm start -- --port 41281 --store memory': { kind: 'serve', ready: READY, node22: true },
+    'npm run taskwire -- send http://127.0.0.1:41281 "book Lisbon"': run,
+    'npm run taskwire -- mcp http://127.0.0.1:41281': skip('an MCP server on stdio: it waits for an MCP client on its standard input; src/mcp.test.ts of the example drives it with the MCP SDK\'s client'),
+  },
+  'examples/langgraph-agent/README.md': {
+    'cd examples/langgraph-agent && npm start -- --port 41291 --store memory': agent,
+    'npm run taskwire -- send http://127.0.0.1:41291 "book Lisbon"': run,
+    'npm run taskwire -- mcp http://127.0.0.1:41291': skip('an MCP server on stdio: it waits for an MCP client on its standard input; src/mcp.test.ts of the example drives it with the MCP SDK\'s client'),
   },
   'examples/workers-d1/README.md': {
     'cd examples/workers-d1 && npm start -- --port 41271': { kind: 'serve', ready: READY, node22: true },

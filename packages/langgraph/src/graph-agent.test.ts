@@ -10,7 +10,7 @@ import * as z from 'zod';
 import type { LangGraphAgentOptions, StreamingGraph } from './graph-agent.js';
 import { langGraphAgent } from './graph-agent.js';
 import type { Served } from './test-kit.js';
-import { artifactText, lastStatus, serve, streamAndCancel, streamed, userMessage } from './test-kit.js';
+import { abortProbe, artifactText, cancelWhenStarted, lastStatus, serve, streamAndCancel, streamed, userMessage } from './test-kit.js';
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -121,7 +121,19 @@ describe('langGraphAgent', () => {
     expect(lastStatus(third)).toMatchObject({ state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'Booked Oslo, seat 2C.' }] } });
   });
 
-  it('cancel aborts the run: the model stops streaming and the task ends canceled', async () => {
+  it('cancel aborts the run: a node, waiting with nothing streamed, sees the signal abort', async () => {
+    const probe = abortProbe();
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('wait', async (_state, config) => (await probe.hold(config.signal), { messages: [new AIMessage('too late')] }))
+      .addEdge(START, 'wait')
+      .compile({ checkpointer: new MemorySaver() });
+    const { client } = await start(graph);
+    const events = await cancelWhenStarted(client, userMessage('wait'), probe.started);
+    expect(lastStatus(events).state).toBe('TASK_STATE_CANCELED');
+    expect(await probe.sawAbort).toBe(true);
+  });
+
+  it('cancel mid-stream: the model stops streaming and the task ends canceled', async () => {
     const long = 'x'.repeat(2000);
     const model = new FakeListChatModel({ responses: [long], sleep: 5 });
     let modelError: unknown;

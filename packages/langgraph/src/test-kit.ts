@@ -97,6 +97,44 @@ export async function streamAndCancel(client: A2AClient, message: Message): Prom
   return events;
 }
 
+/**
+ * A probe for a cancel test that isolates the abort signal: `hold(signal)`
+ * (awaited by the framework's model, node or tool) says it has started and
+ * waits until `signal` aborts or `timeoutMs` pass; `started` resolves once
+ * it waits, `sawAbort` with whether the signal ended the wait.
+ */
+export function abortProbe(timeoutMs = 5_000): { hold(signal: AbortSignal | undefined): Promise<void>; started: Promise<void>; sawAbort: Promise<boolean> } {
+  let start!: () => void;
+  let saw!: (aborted: boolean) => void;
+  const started = new Promise<void>((resolve) => (start = resolve));
+  const sawAbort = new Promise<boolean>((resolve) => (saw = resolve));
+  return {
+    started,
+    sawAbort,
+    async hold(signal) {
+      start();
+      const aborted = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), timeoutMs);
+        signal?.addEventListener('abort', () => (clearTimeout(timer), resolve(true)), { once: true });
+      });
+      saw(aborted);
+    },
+  };
+}
+
+/** Sends `message` streamed, cancels its task once `started` resolves (nothing being streamed then); every event of the stream. */
+export async function cancelWhenStarted(client: A2AClient, message: Message, started: Promise<void>): Promise<StreamResponse[]> {
+  const events: StreamResponse[] = [];
+  let canceled: Promise<unknown> | undefined;
+  for await (const { response } of client.stream('SendStreamingMessage', { message })) {
+    events.push(response);
+    const taskId = 'task' in response ? response.task.id : 'statusUpdate' in response ? response.statusUpdate.taskId : undefined;
+    canceled ??= taskId === undefined ? undefined : started.then(() => client.cancelTask({ id: taskId }));
+  }
+  await canceled;
+  return events;
+}
+
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const replicas: ChildProcess[] = [];
 

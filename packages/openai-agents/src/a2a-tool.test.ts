@@ -1,10 +1,13 @@
-import { Agent, run } from '@openai/agents';
+import { Agent, run, RunState } from '@openai/agents';
 import type { A2AToolOutput } from '@taskwire/client';
 import type { RunningAgent } from '@taskwire/reference-agent/serve';
 import { serveAll } from '@taskwire/reference-agent/serve';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lastStatus, serve, streamed, userMessage } from '../../langgraph/src/test-kit.js';
 import { a2aTool } from './a2a-tool.js';
 import { FakeModel } from './fake-model.js';
+import { openaiAgent } from './openai-agent.js';
+import { remoteQuestionOf } from './remote-model.js';
 
 let agent: RunningAgent;
 beforeAll(async () => {
@@ -24,22 +27,44 @@ function toolResults(input: unknown): A2AToolOutput[] {
 }
 
 describe('a2aTool (Agents SDK)', () => {
-  it('calls the reference agent, returns its input-required with the taskId, and the answer on that task completes it', async () => {
+  /** A calling agent that asks the reference agent for a quote and then says it. */
+  const caller = (remote: ReturnType<typeof a2aTool>) => {
+    const model = new FakeModel((request) => {
+      const last = toolResults(request.input).at(-1);
+      return last ? { text: [`The quote: ${last.text}`] } : { calls: [{ name: remote.name, arguments: { message: 'a quote please', taskId: null } }] };
+    });
+    return { model, agent: new Agent({ name: 'Caller', model, tools: [remote] }) };
+  };
+
+  it("pauses the calling run on the remote input-required; the answer, from the stored RunState, goes to that remote task", async () => {
     const card = await (await fetch(`${agent.baseUrl}/.well-known/agent-card.json`)).json();
     const remote = a2aTool({ url: agent.baseUrl, card });
     expect(remote.name).toBe(card.name.replace(/[^A-Za-z0-9_-]+/g, '_'));
-    const model = new FakeModel((request) => {
-      const results = toolResults(request.input);
-      const last = results.at(-1);
-      if (!last) return { calls: [{ name: remote.name, arguments: { message: 'a quote please', taskId: null } }] };
-      if (last.state === 'input-required') return { calls: [{ name: remote.name, arguments: { message: 'insta', taskId: last.taskId } }] };
-      return { text: [`The quote: ${last.text}`] };
-    });
-    const result = await run(new Agent({ name: 'Caller', model, tools: [remote] }), 'Find me a quote');
-    const [asked, answered] = toolResults(model.requests.at(-1)!.input);
-    expect(asked).toMatchObject({ state: 'input-required', message: 'Do you want Instagram, Pinterest, or General?' });
-    expect(answered).toMatchObject({ state: 'completed', taskId: asked!.taskId, artifacts: [{ name: 'quote' }] });
+    const { model, agent: calling } = caller(remote);
+    const paused = await run(calling, 'Find me a quote');
+    const [asked] = paused.interruptions;
+    const question = remoteQuestionOf(asked?.arguments);
+    expect(question).toMatchObject({ agent: remote.name, question: 'Do you want Instagram, Pinterest, or General?' });
+    const state = await RunState.fromString(calling, paused.state.toString());
+    state.reject(state.getInterruptions()[0]!, { message: 'insta' });
+    const result = await run(calling, state);
+    const [answered] = toolResults(model.requests.at(-1)!.input);
+    expect(answered).toMatchObject({ state: 'completed', taskId: question!.taskId, artifacts: [{ name: 'quote' }] });
     expect(result.finalOutput).toBe(`The quote: ${answered!.text}`);
+  });
+
+  it('served with openaiAgent: the remote question is the task\'s input-required, and the next message answers it', async () => {
+    const { agent: calling } = caller(a2aTool({ url: agent.baseUrl, name: 'quotes' }));
+    const { client, close } = await serve(openaiAgent(calling));
+    try {
+      const paused = lastStatus(await streamed(client, userMessage('Find me a quote')));
+      expect(paused).toMatchObject({ state: 'TASK_STATE_INPUT_REQUIRED', message: { parts: [{ text: 'Do you want Instagram, Pinterest, or General?' }, {}] } });
+      const taskId = (await client.listTasks({})).tasks[0]!.id;
+      const done = lastStatus(await streamed(client, userMessage('pinterest', { taskId })));
+      expect(done).toMatchObject({ state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: expect.stringMatching(/^The quote: .+/) }] } });
+    } finally {
+      await close();
+    }
   });
 
   it('hands a failed remote task to the model as its result', async () => {

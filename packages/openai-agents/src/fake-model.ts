@@ -14,6 +14,8 @@ export interface Step {
   readonly error?: string;
   /** Wait this long between deltas, in ms (0: none). */
   readonly delayMs?: number;
+  /** Awaited with the request's signal once the response has started, before the deltas. */
+  readonly hold?: (signal: AbortSignal | undefined) => Promise<void>;
 }
 
 /** A fake model that plays `script(request, call)` and records its requests. */
@@ -47,6 +49,7 @@ export class FakeModel implements Model {
     const call = this.requests.length - 1;
     yield { type: 'response_started' as const };
     if (step.error) throw new Error(step.error);
+    await step.hold?.(request.signal);
     for (const delta of step.text ?? []) {
       if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
       request.signal?.throwIfAborted();

@@ -4,7 +4,7 @@ import { createMemoryTaskStore } from '@taskwire/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { Served } from '../../langgraph/src/test-kit.js';
-import { artifactText, lastStatus, serve, streamAndCancel, streamed, userMessage } from '../../langgraph/src/test-kit.js';
+import { abortProbe, artifactText, cancelWhenStarted, lastStatus, serve, streamAndCancel, streamed, userMessage } from '../../langgraph/src/test-kit.js';
 import type { Step } from './fake-model.js';
 import { FakeModel } from './fake-model.js';
 import type { OpenAIAgentOptions } from './openai-agent.js';
@@ -126,7 +126,16 @@ describe('openaiAgent', () => {
     expect(lastStatus(events).state).toBe('TASK_STATE_COMPLETED');
   });
 
-  it('cancel aborts the run (the signal reaches the model) and the task ends canceled', async () => {
+  it('cancel aborts the run: the model, waiting with nothing streamed, sees the signal abort', async () => {
+    const probe = abortProbe();
+    const model = new FakeModel(() => ({ text: ['too late'], hold: (signal) => probe.hold(signal) }));
+    const { client } = await start(new Agent({ name: 'Waiter', model }));
+    const events = await cancelWhenStarted(client, userMessage('wait'), probe.started);
+    expect(lastStatus(events).state).toBe('TASK_STATE_CANCELED');
+    expect(await probe.sawAbort).toBe(true);
+  });
+
+  it('cancel mid-stream: the model stops and the task ends canceled', async () => {
     const deltas = Array.from({ length: 400 }, (_, i) => `${i} `);
     const model = new FakeModel(() => ({ text: deltas, delayMs: 5 }));
     const { client, service } = await start(new Agent({ name: 'Counter', model }));
