@@ -14,8 +14,8 @@ const CALL_ENDED = Object.freeze({ reason: 'The gRPC call was cancelled by the c
 /**
  * The core context of one gRPC call, one object per call: the caller
  * authenticated from metadata with the server's auth hooks, the requested
- * version (none or 1.x; anything else is VersionNotSupported) and
- * extensions, and the call's signal.
+ * version (none or 1.x; anything else is VersionNotSupported),
+ * extensions and `idempotency-key`, and the call's signal.
  *
  * The signal is made on first use (most unary rpcs never wait, so never pay
  * for one): it aborts when the client cancels the call or its deadline
@@ -29,6 +29,7 @@ export class GrpcCallContext<C extends SurfaceCall = SurfaceCall> implements Cal
   version: string = GRPC_PROTOCOL_VERSION;
   extensions: readonly string[] | undefined = undefined;
   activation: ExtensionActivation | undefined = undefined;
+  idempotencyKey: string | undefined = undefined;
   readonly #call: C;
   #controller: AbortController | undefined = undefined;
   #onCancel: (() => void) | undefined = undefined;
@@ -75,7 +76,7 @@ export class GrpcCallContext<C extends SurfaceCall = SurfaceCall> implements Cal
     if (this.#onCancel) this.#call.off('cancelled', this.#onCancel);
   }
 
-  /** Reads `a2a-version` (the common `1.0` without negotiating) and `a2a-extensions`. */
+  /** Reads `a2a-version` (the common `1.0` without negotiating), `a2a-extensions` and `idempotency-key`. */
   private readMetadata(): void {
     const metadata = this.#call.metadata;
     const requested = first(metadata, METADATA.version);
@@ -93,6 +94,7 @@ export class GrpcCallContext<C extends SurfaceCall = SurfaceCall> implements Cal
       this.extensions = parseExtensionsHeader(requestedExtensions.map(String));
       if (this.extensions) this.activation = new ExtensionActivation(this.extensions);
     }
+    this.idempotencyKey = first(metadata, METADATA.idempotencyKey);
   }
 
   /**

@@ -33,8 +33,8 @@ export function authenticate(request: HttpRequest, auth: AuthPolicy | undefined)
 
 /**
  * Builds the call context of a request: its protocol version (throws
- * `VersionNotSupported`), requested extensions, tenant and the principal
- * authentication established.
+ * `VersionNotSupported`), requested extensions, its `Idempotency-Key`,
+ * tenant and the principal authentication established.
  */
 export function callContextOf(
   request: HttpRequest,
@@ -48,5 +48,6 @@ export function callContextOf(
     version: negotiateVersion(requestedVersion(request)),
     extensions,
     activation: extensions && new ExtensionActivation(extensions),
+    idempotencyKey: header(request.headers, 'idempotency-key'),
   };
 }

@@ -92,6 +92,23 @@ export interface TaskServiceOptions {
    * renew its lease stops its runs).
    */
   readonly storeRetryMs?: number;
+  /**
+   * Opt-ins to what the next protocol version (A2A 1.1, not yet released)
+   * is taking up. With `v1_1: true`, a first SendMessage (one that names no
+   * task) sent with an `Idempotency-Key` is idempotent: the same key from
+   * the same caller (tenant and principal) answers with the task the first
+   * send made, on any process sharing the store, and never runs the agent a
+   * second time; the same key with another message is refused with
+   * `IdempotencyKeyReused`. A key lasts as long as the store keeps its task.
+   * Default: off (the key is ignored, as in A2A 1.0).
+   */
+  readonly protocol?: ProtocolOptions;
+}
+
+/** See {@link TaskServiceOptions.protocol}. */
+export interface ProtocolOptions {
+  /** Serves the A2A 1.1 candidates Taskwire implements (today: idempotent first sends). Default false. */
+  readonly v1_1?: boolean;
 }
 
 /** Every operation of the method table as a service method: unary ones resolve, stream ones open a stream. */

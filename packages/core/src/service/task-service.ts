@@ -18,6 +18,7 @@ import { randomId } from '../random-id.js';
 import { parseParams, type A2AHandlers, type TaskServiceOptions } from './service-options.js';
 import { requireStreaming } from './streaming-capability.js';
 import { requireExtensions, type ExtensionActivation } from '../extensions.js';
+import { beginSend, settledTask, type SendHost } from './idempotent-sends.js';
 
 /**
  * The transport-free A2A service: implements every operation of the method
@@ -36,6 +37,7 @@ export class TaskService implements A2AHandlers {
   private readonly intake: TaskIntake;
   private readonly runs = new Set<Promise<void>>();
   private readonly push: PushConfigMethods | undefined;
+  private readonly sends: SendHost;
 
   constructor(private readonly options: TaskServiceOptions) {
     const newId = options.newId ?? randomId;
@@ -62,6 +64,7 @@ export class TaskService implements A2AHandlers {
       logger: options.logger,
       observer: this.observer,
     });
+    this.sends = { honourKeys: options.protocol?.v1_1 === true, get: (id) => this.engine.get(id), begin: (p, c) => this.intake.begin(p, c) };
   }
 
   /** The card the service was built with, if any. */
@@ -101,10 +104,13 @@ export class TaskService implements A2AHandlers {
   }
 
   async SendMessage(params: SendMessageRequest, context: CallContext): Promise<ResultOf<'SendMessage'>> {
-    const started = await this.intake.begin(params, context);
-    const taskId = started.record.task.id;
     const historyLength = params.configuration?.historyLength;
-    if (started.duplicate || params.configuration?.returnImmediately || isSettled(started.record.task.status.state)) {
+    const start = await beginSend(this.sends, params, context);
+    if ('settled' in start) return { task: this.project(start.settled.task, historyLength) };
+    const { started } = start;
+    const taskId = started.record.task.id;
+    // A keyed send sent again waits for its task as the first send does; any other duplicate answers at once.
+    if ((started.duplicate && !start.retried) || params.configuration?.returnImmediately || isSettled(started.record.task.status.state)) {
       started.run();
       const record = (await this.engine.get(taskId)) ?? started.record;
       return { task: this.project(record.task, historyLength) };
@@ -119,10 +125,12 @@ export class TaskService implements A2AHandlers {
 
   async SendStreamingMessage(params: SendMessageRequest, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
     requireStreaming(this.options.card);
-    const started = await this.intake.begin(params, context);
+    const snapshot = (task: Task) => this.project(task, params.configuration?.historyLength);
+    const start = await beginSend(this.sends, params, context);
+    if ('settled' in start) return settledTask(start.settled, snapshot);
+    const { started } = start;
     const { record } = started;
     const taskId = record.task.id;
-    const snapshot = (task: Task) => this.project(task, params.configuration?.historyLength);
     // A held-back task is stored with the agent's first event (sequence 1 is the task itself): follow from there.
     const heldBack = record.version === 0;
     const subscription = this.engine.hub.subscribe(taskId, heldBack ? 1 : record.lastSequence);
