@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AuthPolicy, CallContext, Principal } from '@taskwire/core';
-import { A2AError, authenticateRequest, clientCertificateOf, ExtensionActivation, formatExtensionsHeader, negotiateVersion, parseExtensionsHeader } from '@taskwire/core';
+import { A2AError, authenticateRequest, clientCertificateOf, ExtensionActivation, formatExtensionsHeader, negotiateVersion, NEXT_VERSION, parseExtensionsHeader } from '@taskwire/core';
 import { GRPC_PROTOCOL_VERSION, headersOf, METADATA } from './metadata.js';
 
 // What the server adapter reads from a grpc-js call besides its message.
@@ -76,12 +76,15 @@ export class GrpcCallContext<C extends SurfaceCall = SurfaceCall> implements Cal
     if (this.#onCancel) this.#call.off('cancelled', this.#onCancel);
   }
 
-  /** Reads `a2a-version` (the common `1.0` without negotiating), `a2a-extensions` and `idempotency-key`. */
+  /** Reads `a2a-version` (the common `1.0` without negotiating; `1.1` for the service to serve or refuse), `a2a-extensions` and `idempotency-key`. */
   private readMetadata(): void {
     const metadata = this.#call.metadata;
     const requested = first(metadata, METADATA.version);
     if (requested !== undefined && requested !== GRPC_PROTOCOL_VERSION && requested.trim() !== '') {
-      if (negotiateVersion(requested) !== GRPC_PROTOCOL_VERSION) {
+      const negotiated = negotiateVersion(requested, { next: true });
+      // 1.1 goes on to the service, which serves it or refuses it (see TaskServiceOptions.protocol).
+      if (negotiated === NEXT_VERSION) this.version = NEXT_VERSION;
+      else if (negotiated !== GRPC_PROTOCOL_VERSION) {
         throw new A2AError(
           'VersionNotSupported',
           `lf.a2a.v1.A2AService speaks A2A ${GRPC_PROTOCOL_VERSION}, not ${requested}; send a2a-version: ${GRPC_PROTOCOL_VERSION} (or none), or use this agent's JSON-RPC interface for 0.3`,

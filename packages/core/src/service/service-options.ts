@@ -107,8 +107,22 @@ export interface TaskServiceOptions {
 
 /** See {@link TaskServiceOptions.protocol}. */
 export interface ProtocolOptions {
-  /** Serves the A2A 1.1 candidates Taskwire implements (today: idempotent first sends). Default false. */
+  /**
+   * Serves A2A 1.1 as the specification's dev-1.1 draft has it, to calls
+   * that send `A2A-Version: 1.1` (others get VersionNotSupported without
+   * it; 1.0 calls see no change either way): `generation` on every task
+   * answered and on stream events (the task's committed event sequence: 1
+   * at creation, one more per status or artifact change, the same on every
+   * replica and after a restart); GetTask's `currentGeneration` (a long
+   * poll: it answers once the generation is greater, at most
+   * {@link maxLongPollMs} later); SendMessage's `ifGenerationMatch`
+   * (TaskGenerationMismatch: -32010, ABORTED, HTTP 409). Also, on every
+   * version, idempotent first sends (see {@link TaskServiceOptions.protocol}).
+   * Default false.
+   */
   readonly v1_1?: boolean;
+  /** How long a GetTask with `currentGeneration` waits at most, in ms (default 30,000); the call's own deadline may end it sooner. */
+  readonly maxLongPollMs?: number;
 }
 
 /** Every operation of the method table as a service method: unary ones resolve, stream ones open a stream. */

@@ -6,11 +6,12 @@ import { Cluster } from './support/cluster.js';
 import { crashed, message, until } from './support/fault-kit.js';
 
 /**
- * A first send's `Idempotency-Key` across replicas: two reference-agent
- * processes serving the 1.1 candidates (`--protocol-v1-1`) on one database;
- * the retry of a send goes to the replica that did not take it.
+ * A2A 1.1 across replicas: two reference-agent processes serving it
+ * (`--protocol-v1-1`) on one database. A first send's `Idempotency-Key`:
+ * its retry goes to the replica that did not take it. GetTask's long poll:
+ * it waits at one replica and is woken by a commit at the other.
  */
-describePostgres('idempotent first sends: the retry arrives at another replica (2 replica processes)', (db) => {
+describePostgres('A2A 1.1 on 2 replica processes: idempotent first sends and long-poll GetTask across replicas', (db) => {
   let cluster: Cluster;
 
   beforeAll(async () => {
@@ -44,5 +45,19 @@ describePostgres('idempotent first sends: the retry arrives at another replica (
     const refused = await send(first, { ...sent, parts: [{ text: 'echo another' }] }).catch((error: unknown) => error);
     expect(refused).toMatchObject({ kind: 'IdempotencyKeyReused' });
     expect(crashed(cluster)).toEqual([]);
+  }, 60_000);
+
+  it.each(['JSON-RPC', 'HTTP+JSON', 'gRPC'] as const)('over %s: a GetTask waiting at one replica for the next generation answers once a message at the other moves it', async (binding) => {
+    const v11 = { headers: { 'a2a-version': '1.1' } };
+    const [here, there] = [cluster.transport(binding, 0), cluster.transport(binding, 1)];
+    const asked = await here.unary('SendMessage', { message: message('quote please') }, v11);
+    const task = 'task' in asked ? asked.task : expect.fail('expected a task');
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect((await there.unary('GetTask', { id: task.id, currentGeneration: task.generation! - 1 }, v11)).generation).toBe(task.generation);
+    const poll = there.unary('GetTask', { id: task.id, currentGeneration: task.generation }, v11);
+    await here.unary('SendMessage', { message: message('insta', task.id) }, v11);
+    const moved = await poll;
+    expect(moved.generation).toBeGreaterThan(task.generation!);
+    expect((await there.unary('GetTask', { id: task.id }, v11)).generation).toBeGreaterThanOrEqual(moved.generation!);
   }, 60_000);
 });
