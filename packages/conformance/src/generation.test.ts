@@ -6,6 +6,8 @@ import { createMemoryPushConfigStore, createMemoryTaskStore, TaskService } from 
 import { serveGrpc } from '@taskwire/server-grpc';
 import { grpcTransport } from '@taskwire/server-grpc/client';
 import { serveA2A } from '@taskwire/server-http';
+import { wsTransport } from '@taskwire/client/ws';
+import { serveWebSocket } from '@taskwire/server-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUITE_CARD, userMessage } from './harness.js';
 import { PUSH_SUITE_CARD } from './requirements/push.js';
@@ -23,9 +25,11 @@ const v10 = new TaskService({ store: createMemoryTaskStore(), agent, card: SUITE
 let close: (() => Promise<void>)[] = [];
 let clients: Record<string, (s: 'next' | 'v10') => Transport> = {};
 let restUrl = '';
+let wsClient: Transport;
 
 beforeAll(async () => {
-  const [http, http10, grpc, grpc10] = await Promise.all([serveA2A({ service }), serveA2A({ service: v10 }), serveGrpc({ service }), serveGrpc({ service: v10 })]);
+  const [http, http10, grpc, grpc10, ws] = await Promise.all([serveA2A({ service }), serveA2A({ service: v10 }), serveGrpc({ service }), serveGrpc({ service: v10 }), serveWebSocket({ service })]);
+  wsClient = wsTransport({ url: ws.url, headers: { 'a2a-version': '1.1' } });
   restUrl = `${http.url}/a2a/rest`;
   const grpcs = [grpcTransport({ url: grpc.url }), grpcTransport({ url: grpc10.url })];
   clients = {
@@ -33,7 +37,7 @@ beforeAll(async () => {
     'HTTP+JSON': (s) => httpJsonTransport({ url: `${(s === 'next' ? http : http10).url}/a2a/rest` }),
     gRPC: (s) => grpcs[s === 'next' ? 0 : 1]!,
   };
-  close = [() => http.close(), () => http10.close(), async () => grpcs.forEach((t) => void t.close?.()), () => grpc.close(), () => grpc10.close()];
+  close = [() => http.close(), () => http10.close(), async () => grpcs.forEach((t) => void t.close?.()), () => grpc.close(), () => grpc10.close(), () => wsClient.close!(), () => ws.close()];
 });
 afterAll(async () => {
   for (const stop of close) await stop();
@@ -102,6 +106,12 @@ describe.each(['JSON-RPC', 'HTTP+JSON', 'gRPC'])('A2A 1.1 generation over %s', (
     expect((await client.unary('ListTaskPushNotificationConfigs', { taskId: task.id }, V11)).configs).toEqual([shown]);
     expect(await client.unary('GetTaskPushNotificationConfig', { taskId: task.id, id: created.id! })).toEqual({ ...config, id: created.id });
   });
+});
+
+it('WebSocket: a connection that asks for A2A 1.1 gets generations on answers and events', async () => {
+  const events = await collect(wsClient.stream('SendStreamingMessage', { message: userMessage('one') }));
+  expect(events.map(generationOf)).toEqual([1, 2, 3, 4]);
+  expect((await wsClient.unary('GetTask', { id: taskOf(events[0]!.response).id, currentGeneration: 3 })).generation).toBe(4);
 });
 
 it('HTTP+JSON answers a generation mismatch with 409 Conflict, as the dev-1.1 text says (PR 1810 described 412)', async () => {
