@@ -27,6 +27,8 @@ export interface AgentOptions {
   readonly oidc?: { readonly issuer: string; readonly audience: string } | undefined;
   /** On SIGTERM, how long running agents may go on before their tasks fail (SIGINT stops them at once). */
   readonly drainGraceMs: number;
+  /** Serve the A2A 1.1 candidates Taskwire implements (`--protocol-v1-1`; the service's `protocol.v1_1`). */
+  readonly protocolV1_1?: boolean;
 }
 
 /** Default of `--drain-grace-ms`. */
@@ -54,6 +56,8 @@ export const USAGE = `Usage: npm start [-- options]
                       @<host> unless it listens on every address; a hash of it when that is long)
   --drain-grace-ms <n>  on SIGTERM: stop taking work, let running agents finish within this, then
                       fail what is left and close streams so clients resume elsewhere (default 10000)
+  --protocol-v1-1     serve the A2A 1.1 candidates: a first send's Idempotency-Key answers its
+                      retries (on any replica) with the task it made, running nothing twice
   --api-key <key>     require this key (x-api-key or Authorization: Bearer)
   --public-url <url>  behind a load balancer: its base URL (e.g. https://agents.example.com); the card's
                       JSON-RPC, HTTP+JSON and WebSocket interfaces point there instead of at this process
@@ -97,6 +101,7 @@ export function parseOptions(
       'public-url': { type: 'string' },
       'public-grpc-url': { type: 'string' },
       'trust-proxy': { type: 'boolean', default: false },
+      'protocol-v1-1': { type: 'boolean', default: false },
       'oidc-issuer': { type: 'string' },
       audience: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -151,6 +156,7 @@ export function parseOptions(
     publicGrpcUrl: values['public-grpc-url'] === undefined ? undefined : grpcAddress(values['public-grpc-url'], '--public-grpc-url'),
     trustProxy: values['trust-proxy']!,
     drainGraceMs,
+    protocolV1_1: values['protocol-v1-1']!,
   };
 }
 

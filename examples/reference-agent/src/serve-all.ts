@@ -87,7 +87,7 @@ export async function serveAll(
   const { auth, authorize, security } = accessOf(options, logger);
   const { agent } = served;
   const card = { ...served.card, ...security };
-  const service = new TaskService({ store, agent, card, ...(authorize && { authorize }), ...(logger && { logger }), ...(coordinator && { coordinator }) });
+  const service = new TaskService({ store, agent, card, ...(authorize && { authorize }), ...(logger && { logger }), ...(coordinator && { coordinator }), ...(options.protocolV1_1 && { protocol: { v1_1: true } }) });
   const opened: (() => Promise<void>)[] = [() => store.close(), ...(coordinator ? [() => coordinator.close()] : [])];
   const abandon = async (error: unknown): Promise<never> => {
     for (const close of opened.reverse()) await close().catch(() => undefined);

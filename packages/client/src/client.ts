@@ -30,6 +30,7 @@ import type { RetryOptions } from './retry.js';
 import { withRetry } from './retry.js';
 import { abortable, callSignal } from './signals.js';
 import { askExtensions, extensionsOf, markedEvents } from './activated-extensions.js';
+import { keyedSend } from './idempotency-keys.js';
 import { rpcSystemOf, withTelemetry } from './telemetry.js';
 import type { WaitOptions } from './wait-for-task.js';
 import { waitForTask } from './wait-for-task.js';
@@ -50,6 +51,15 @@ export interface ClientOptions {
    * on every answer: see {@link activatedExtensions}.
    */
   readonly extensions?: readonly string[];
+  /**
+   * Gives every first send (a SendMessage or SendStreamingMessage whose
+   * message names no task) an `Idempotency-Key` of its own, reused on its
+   * retries: a server that honours keys (Taskwire's `protocol.v1_1`)
+   * answers a retry with the task the first attempt made and runs nothing
+   * twice, so a keyed SendMessage is retried on transient errors as reads
+   * are. A call's own `idempotencyKey` wins. Default false.
+   */
+  readonly idempotentSends?: boolean;
   /** Hooks around every call (headers, logging, timing), in order. */
   readonly interceptors?: readonly Interceptor[];
   /** Retrying of idempotent calls on transient errors; `false` turns it off. */
@@ -77,6 +87,12 @@ export interface ClientOptions {
 export interface ClientCallOptions extends CallOptions {
   /** A2A extension URIs this call asks for, besides the client's `extensions`. */
   readonly extensions?: readonly string[];
+  /**
+   * The `Idempotency-Key` of this send (SendMessage, SendStreamingMessage;
+   * ignored by other calls): reuse it when you send the same message again
+   * yourself. See {@link ClientOptions.idempotentSends}.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** Per-stream options: the call options, and whether a dropped stream is resumed (default: the client's setting). */
@@ -147,7 +163,9 @@ export class A2AClient {
   /** Calls a unary operation by name. Aborting `signal` or passing `timeoutMs` rejects with the signal's reason. */
   unary<M extends UnaryMethodName>(method: M, params?: ParamsOf<M>, options?: ClientCallOptions): Promise<ResultOf<M>> {
     const signal = callSignal(options?.signal, options?.timeoutMs ?? this.options.timeoutMs);
-    const asked = askExtensions({ headers: options?.headers, signal, onExtensions: options?.onExtensions }, extensionsOf(this.options.extensions, options?.extensions));
+    let base: CallOptions = { headers: options?.headers, signal, onExtensions: options?.onExtensions };
+    if (method === 'SendMessage') base = keyedSend(base, params, options?.idempotencyKey, this.options.idempotentSends === true);
+    const asked = askExtensions(base, extensionsOf(this.options.extensions, options?.extensions));
     const call = this.transport.unary(method, this.withTenant(params) as ParamsOf<M>, asked.call);
     return abortable(call, signal).then(asked.mark);
   }
@@ -159,7 +177,8 @@ export class A2AClient {
    */
   stream<M extends StreamMethodName>(method: M, params?: ParamsOf<M>, options?: StreamOptions): AsyncIterable<StreamEvent> {
     const full = this.withTenant(params) as ParamsOf<M>;
-    const base: CallOptions = { headers: options?.headers, signal: callSignal(options?.signal, options?.timeoutMs), onExtensions: options?.onExtensions };
+    let base: CallOptions = { headers: options?.headers, signal: callSignal(options?.signal, options?.timeoutMs), onExtensions: options?.onExtensions };
+    if (method === 'SendStreamingMessage') base = keyedSend(base, params, options?.idempotencyKey, this.options.idempotentSends === true);
     const asked = askExtensions(base, extensionsOf(this.options.extensions, options?.extensions));
     const events = this.openStream(method, full, asked.call, options?.resume);
     return asked.call === base ? events : markedEvents(events, asked.mark);

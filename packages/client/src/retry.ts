@@ -5,6 +5,7 @@ import { backoffDelay, backoffOptions, DEFAULT_RETRY_BACKOFF } from './backoff.j
 import type { Clock, Random } from './clock.js';
 import { systemClock } from './clock.js';
 import type { AttemptOptions } from './interceptors.js';
+import { hasIdempotencyKey } from './idempotency-keys.js';
 import { isTransient, retryAfterOf } from './transient.js';
 
 /**
@@ -32,8 +33,8 @@ export interface RetryOptions {
 }
 
 /**
- * Wraps `transport` so that an idempotent unary call ({@link IDEMPOTENT_METHODS})
- * that fails with a transient error (see {@link isTransient}) is tried again
+ * Wraps `transport` so that an idempotent unary call ({@link IDEMPOTENT_METHODS},
+ * and a SendMessage that carries an `Idempotency-Key`) that fails with a transient error (see {@link isTransient}) is tried again
  * after an exponential, fully jittered delay, honouring `Retry-After`, until
  * it succeeds, `attempts` are used up, `backoff.maxTotalMs` would be passed
  * or the call's signal aborts; then the last error is thrown. Other calls
@@ -49,7 +50,7 @@ export function withRetry(transport: Transport, options: RetryOptions = {}): Tra
   if (attempts <= 1) return transport;
   return {
     async unary<M extends UnaryMethodName>(method: M, params: ParamsOf<M>, callOptions?: CallOptions): Promise<ResultOf<M>> {
-      if (!IDEMPOTENT_METHODS.has(method)) return transport.unary(method, params, callOptions);
+      if (!IDEMPOTENT_METHODS.has(method) && !(method === 'SendMessage' && hasIdempotencyKey(callOptions))) return transport.unary(method, params, callOptions);
       const started = clock.now();
       for (let attempt = 0; ; attempt++) {
         try {

@@ -14,9 +14,12 @@ const noPush = Object.fromEntries(
   ]),
 );
 
-/** The extension requirements run an agent of their own; the replicas run the reference agent (the rules are checked over every transport in @taskwire/conformance). */
+/**
+ * The extension and idempotency requirements run an agent of their own; the replicas run the reference agent (the rules
+ * are checked over every transport in @taskwire/conformance; keys across replicas in idempotent-sends.test.ts).
+ */
 const ownAgent = Object.fromEntries(
-  REQUIREMENTS.filter((r) => r.id.startsWith('extensions-')).map((r) => [r.id, 'the replicas run the reference agent, not the agent these requirements bring']),
+  REQUIREMENTS.filter((r) => r.id.startsWith('extensions-') || r.id.startsWith('idempotent-send-')).map((r) => [r.id, 'the replicas run the reference agent, not the agent these requirements bring']),
 );
 
 describePostgres('the A2A requirement suite over 3 reference-agent processes on one database', (db) => {

@@ -4,6 +4,7 @@ import { Harness } from './harness.js';
 import type { Requirement } from './requirement.js';
 import { capabilityRequirements } from './requirements/capabilities.js';
 import { extensionRequirements } from './requirements/extensions.js';
+import { idempotencyRequirements } from './requirements/idempotency.js';
 import { protoJsonRequirements } from './requirements/protojson.js';
 import { pushRequirements } from './requirements/push.js';
 import { seedRequirements } from './requirements/seed-sunset-quote.js';
@@ -18,6 +19,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   ...taskRequirements,
   ...capabilityRequirements,
   ...extensionRequirements,
+  ...idempotencyRequirements,
   ...protoJsonRequirements,
   ...pushRequirements,
   ...seedRequirements,

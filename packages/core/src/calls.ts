@@ -40,6 +40,15 @@ export interface CallContext {
    * v0.3 compatibility path sets it, v1.0 calls leave it unset.
    */
   readonly clientTaskIds?: boolean | undefined;
+  /**
+   * The call's `Idempotency-Key` (HTTP header, gRPC metadata
+   * `idempotency-key`, the WebSocket binding's `idempotency-key` input
+   * member), as sent. A service that honours it (`protocol.v1_1`) makes a
+   * first SendMessage with a key idempotent: sent again with the same key
+   * by the same caller it answers with the task the first made and runs
+   * nothing again (see `TaskServiceOptions.protocol`).
+   */
+  readonly idempotencyKey?: string | undefined;
 }
 
 /**

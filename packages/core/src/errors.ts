@@ -33,8 +33,12 @@ interface ErrorSpec {
  * Every error Taskwire reports, once: its JSON-RPC code, gRPC status, HTTP
  * status, `google.rpc.ErrorInfo` reason and default message (A2A v1.0.1
  * table, plus the JSON-RPC 2.0 standard errors, authentication and
- * authorization: `Unauthenticated` for a missing or bad credential,
- * `PermissionDenied` for a known caller who may not make the call).
+ * authorization, A2A 1.1's `TaskGenerationMismatch` (-32010, ABORTED, 409 as
+ * the dev-1.1 text at commit 28491879 says), `Unauthenticated` for a missing or bad credential,
+ * `PermissionDenied` for a known caller who may not make the call, and
+ * `IdempotencyKeyReused` for an `Idempotency-Key` sent again with another
+ * message: invalid params on JSON-RPC and gRPC, 422 on HTTP+JSON as the
+ * IETF Idempotency-Key draft says; A2A has no code of its own for it yet).
  */
 export const ERROR_TABLE = {
   TaskNotFound: { code: -32001, grpc: 'NOT_FOUND', http: 404, reason: 'TASK_NOT_FOUND', message: 'Task not found' },
@@ -54,6 +58,8 @@ export const ERROR_TABLE = {
   Unauthenticated: { code: -32030, grpc: 'UNAUTHENTICATED', http: 401, reason: 'UNAUTHENTICATED', message: 'Authentication required' },
   PermissionDenied: { code: -32031, grpc: 'PERMISSION_DENIED', http: 403, reason: 'PERMISSION_DENIED', message: 'The caller may not make this call' },
   PayloadTooLarge: { code: -32600, grpc: 'RESOURCE_EXHAUSTED', http: 413, reason: 'PAYLOAD_TOO_LARGE', message: 'Request body too large' },
+  TaskGenerationMismatch: { code: -32010, grpc: 'ABORTED', http: 409, reason: 'TASK_GENERATION_MISMATCH', message: "The task's generation is not the one the message expected" },
+  IdempotencyKeyReused: { code: -32602, grpc: 'INVALID_ARGUMENT', http: 422, reason: 'IDEMPOTENCY_KEY_REUSED', message: 'The Idempotency-Key was used for a different message' },
 } as const satisfies Record<string, ErrorSpec>;
 
 /** The name of an error kind in {@link ERROR_TABLE}. */

@@ -34,4 +34,11 @@ describe('negotiateVersion (A2A-Version, §3.6)', () => {
     expect(refusal('1').message).toContain('Major.Minor');
     expect(refusal('2.0').message).not.toContain('Major.Minor');
   });
+
+  it('takes 1.1 only as a server negotiates (next), for the service to serve or refuse', () => {
+    expect(negotiateVersion('1.1', { next: true })).toBe('1.1');
+    expect(negotiateVersion('1.1.2', { next: true })).toBe('1.1');
+    expect(negotiateVersion('1.0', { next: true })).toBe('1.0');
+    expect(() => negotiateVersion('1.2', { next: true })).toThrow(/not supported/);
+  });
 });

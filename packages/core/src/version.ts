@@ -5,6 +5,14 @@ export const SUPPORTED_VERSIONS = ['1.0', '0.3'] as const;
 /** A served protocol version. */
 export type ProtocolVersion = (typeof SUPPORTED_VERSIONS)[number];
 
+/**
+ * The next protocol version (A2A 1.1, still a draft), which a server offers
+ * only when its service opts in (`TaskServiceOptions.protocol.v1_1`).
+ */
+export const NEXT_VERSION = '1.1';
+/** A version a server may negotiate: a served one, or {@link NEXT_VERSION}. */
+export type ServerVersion = ProtocolVersion | typeof NEXT_VERSION;
+
 /** `Major.Minor`, optionally followed by a patch number (which does not take part in negotiation). */
 const VERSION = /^(\d+)\.(\d+)(?:\.\d+)?$/;
 
@@ -15,12 +23,20 @@ const VERSION = /^(\d+)\.(\d+)(?:\.\d+)?$/;
  * (`1.0.3` is 1.0). Anything else, a bare major (`1`) included, and any
  * version not served is `VersionNotSupported`.
  */
-export function negotiateVersion(requested: string | undefined | null): ProtocolVersion {
+export function negotiateVersion(requested: string | undefined | null): ProtocolVersion;
+/**
+ * As a server negotiates: with `next`, {@link NEXT_VERSION} is taken too
+ * (the service then refuses it unless it opted in: see
+ * `TaskServiceOptions.protocol`).
+ */
+export function negotiateVersion(requested: string | undefined | null, options: { readonly next: boolean }): ServerVersion;
+export function negotiateVersion(requested: string | undefined | null, options?: { readonly next: boolean }): ServerVersion {
   const value = (requested ?? '').trim();
   if (value === '') return '0.3';
   const match = VERSION.exec(value);
   const version = match ? `${match[1]}.${match[2]}` : undefined;
   if (version !== undefined && (SUPPORTED_VERSIONS as readonly string[]).includes(version)) return version as ProtocolVersion;
+  if (version === NEXT_VERSION && options?.next) return NEXT_VERSION;
   const form = match ? '' : ' (a version is Major.Minor, such as 1.0)';
   throw new A2AError('VersionNotSupported', `A2A version ${value} is not supported${form}; this agent speaks ${SUPPORTED_VERSIONS.join(' and ')}`, {
     requestedVersion: value,

@@ -90,6 +90,9 @@ function applyEvent(response) {
     else if (append) list[at].parts.push(...artifact.parts);
     else list[at] = structuredClone(artifact);
   }
+  // A2A 1.1: an update event carries the task's generation after it.
+  const generation = response.statusUpdate?.generation ?? response.artifactUpdate?.generation;
+  if (session.task && generation !== undefined) session.task.generation = generation;
 }
 
 const partText = (p) => (p.text !== undefined ? p.text : p.data !== undefined ? JSON.stringify(p.data) : `[file ${p.filename ?? ''} ${p.mediaType ?? ''}]`);
@@ -101,6 +104,7 @@ function showTask() {
   $('#task-id').textContent = task?.id ?? '';
   $('#task-state').textContent = state.replace('TASK_STATE_', '').toLowerCase();
   $('#task-state').dataset.state = state;
+  $('#task-generation').textContent = task?.generation !== undefined ? `generation ${task.generation}` : '';
   $('#history').replaceChildren(...(task?.history ?? []).map((m) => el('li', { 'data-role': roleOf(m) }, `${roleOf(m)}: ${m.parts.map(partText).join('')}`)));
   $('#artifacts').replaceChildren(
     ...(task?.artifacts ?? []).map((a) => el('div', { class: 'artifact', 'data-artifact-id': a.artifactId }, el('b', {}, a.name ?? a.artifactId), el('pre', {}, a.parts.map(partText).join('')))),
@@ -123,6 +127,7 @@ function addEntry(entry) {
     el('td', {}, entry.atMs),
     el('td', {}, entry.kind),
     el('td', {}, (entry.state ?? '').replace('TASK_STATE_', '')),
+    el('td', {}, entry.generation ?? ''),
     el('td', {}, entry.flags.join(', ')),
     el('td', {}, el('details', {}, el('summary', {}, 'json'), el('pre', {}, JSON.stringify(entry.response, null, 1)))),
   );
@@ -142,7 +147,8 @@ async function openStream(method, params) {
   timelineFlags = 0;
   showTask();
   try {
-    const response = await post('/api/stream', { method, params }, controller.signal);
+    $('#activated').textContent = '';
+    const response = await post('/api/stream', { method, params, ...asking() }, controller.signal);
     if (!response.ok) throw new Error((await response.json()).error?.message ?? `HTTP ${response.status}`);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
@@ -160,6 +166,8 @@ async function openStream(method, params) {
           addEntry(data);
           applyEvent(data.response);
           showTask();
+        } else if (kind === 'extensions') {
+          $('#activated').textContent = `Extensions the agent activated: ${data.activated.join(', ') || 'none'}`;
         } else if (kind === 'error') notice(`The stream failed: ${errorText(data)}`);
       }
     }
@@ -173,6 +181,12 @@ async function openStream(method, params) {
     }
     showTask();
   }
+}
+
+/** What the composer asks the agent for besides the message: extensions and A2A 1.1. */
+function asking() {
+  const extensions = $('#extensions').value.split(',').map((uri) => uri.trim()).filter(Boolean);
+  return { ...(extensions.length && { extensions }), ...($('#v11').checked && { version: '1.1' }) };
 }
 
 async function partOf() {

@@ -53,6 +53,22 @@ async function target(body: unknown): Promise<ApiTarget> {
 }
 
 /**
+ * What a call of the page asks the agent for besides its params: the
+ * extension URIs in `extensions` (sent as `A2A-Extensions`) and, with
+ * `version: "1.1"`, A2A 1.1 (`A2A-Version: 1.1`: tasks and events then
+ * carry their `generation`, which the timeline shows). Anything else is a
+ * BadRequest.
+ */
+export function asking(body: unknown): { extensions?: readonly string[]; headers?: Record<string, string> } {
+  const { extensions, version } = body as { extensions?: unknown; version?: unknown };
+  if (extensions !== undefined && (!Array.isArray(extensions) || extensions.some((uri) => typeof uri !== 'string' || !/^[\x21-\x7e]+$/.test(uri) || uri.includes(',')))) {
+    throw new BadRequest('"extensions" must be a list of extension URIs');
+  }
+  if (version !== undefined && version !== '1.0' && version !== '1.1') throw new BadRequest('"version" must be "1.0" or "1.1"');
+  return { ...(extensions?.length && { extensions: extensions as string[] }), ...(version === '1.1' && { headers: { 'a2a-version': '1.1' } }) };
+}
+
+/**
  * The API the page calls, on the Node side: every call to the agent goes
  * through `@taskwire/client` in this process (so gRPC and WebSocket work,
  * and CORS never matters). Cards are kept per agent URL; credentials never.
@@ -85,13 +101,22 @@ export class InspectorApi {
     return report;
   }
 
-  /** `POST /api/call`: one unary operation (`method`, `params`), answered `{ result }` or `{ error }` (also when the result is not of the shape the page reads, see `checkedResult`). */
+  /**
+   * `POST /api/call`: one unary operation (`method`, `params`), answered
+   * `{ result }` or `{ error }` (also when the result is not of the shape
+   * the page reads, see `checkedResult`); with `extensions` (see
+   * {@link asking}) the result comes with the ones the agent activated.
+   */
   async call(body: unknown) {
     const { method, params } = body as { method?: string; params?: unknown };
     if (!method || (METHODS as Record<string, MethodSpec>)[method]?.kind !== 'unary') throw new BadRequest(`"method" must be a unary A2A operation (got ${method})`);
+    const ask = asking(body);
     const client = await this.client(await target(body));
+    let extensions: readonly string[] | undefined;
     try {
-      return { result: checkedResult(method, await client.unary(method as UnaryMethodName, params as never, { timeoutMs: 30_000 })) };
+      const options = { timeoutMs: 30_000, ...ask, ...(ask.extensions && { onExtensions: (activated: readonly string[]) => (extensions = activated) }) };
+      const result = checkedResult(method, await client.unary(method as UnaryMethodName, params as never, options));
+      return { result, ...(extensions !== undefined && { extensions }) };
     } catch (error) {
       return { error: apiError(error) };
     } finally {
@@ -103,15 +128,19 @@ export class InspectorApi {
    * `POST /api/stream`: a stream operation (`SendStreamingMessage` or
    * `SubscribeToTask`); each event goes to `send` as a timeline entry as it
    * arrives, then the stream's end (`end`) or failure (`error`). `signal`
-   * (the page closing the request) closes the stream.
+   * (the page closing the request) closes the stream. With `extensions`
+   * and `version` (see {@link asking}), the extensions the agent activated
+   * go to `send` as `extensions` (`{ activated }`) when the stream opens.
    */
-  async stream(body: unknown, send: (event: 'entry' | 'end' | 'error', data: unknown) => void, signal: AbortSignal): Promise<void> {
+  async stream(body: unknown, send: (event: 'entry' | 'extensions' | 'end' | 'error', data: unknown) => void, signal: AbortSignal): Promise<void> {
     const { method, params } = body as { method?: string; params?: unknown };
     if (!method || (METHODS as Record<string, MethodSpec>)[method]?.kind !== 'stream') throw new BadRequest(`"method" must be a stream A2A operation (got ${method})`);
+    const ask = asking(body);
     const client = await this.client(await target(body));
     const timeline = new Timeline();
     try {
-      for await (const event of client.stream(method as StreamMethodName, params as never, { signal })) send('entry', timeline.add(asStreamEvent(event, method)));
+      const options = { signal, ...ask, ...(ask.extensions && { onExtensions: (activated: readonly string[]) => send('extensions', { activated }) }) };
+      for await (const event of client.stream(method as StreamMethodName, params as never, options)) send('entry', timeline.add(asStreamEvent(event, method)));
       send('end', {});
     } catch (error) {
       if (!signal.aborted) send('error', apiError(error));

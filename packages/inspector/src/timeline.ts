@@ -12,6 +12,8 @@ export interface TimelineEntry {
   readonly kind: string;
   /** The task state it carries, if any. */
   readonly state?: string;
+  /** The task's generation it carries (A2A 1.1: on a task or an update event), if any. */
+  readonly generation?: number;
   /** `gap`: sequence numbers were skipped before it; `duplicate`: its sequence was seen already. */
   readonly flags: readonly ('gap' | 'duplicate')[];
   /** The event as received. */
@@ -39,7 +41,9 @@ export class Timeline {
     }
     const kind = Object.keys(response)[0] ?? 'unknown';
     const state = 'task' in response ? response.task.status.state : 'statusUpdate' in response ? response.statusUpdate.status.state : undefined;
+    const generation = 'task' in response ? response.task.generation : 'statusUpdate' in response ? response.statusUpdate.generation : 'artifactUpdate' in response ? response.artifactUpdate.generation : undefined;
     this.count += 1;
-    return { index: this.count, sequence, atMs: Math.round((performance.now() - this.started) * 10) / 10, kind, ...(state && { state }), flags, response };
+    const atMs = Math.round((performance.now() - this.started) * 10) / 10;
+    return { index: this.count, sequence, atMs, kind, ...(state && { state }), ...(generation !== undefined && { generation: Number(generation) }), flags, response };
   }
 }

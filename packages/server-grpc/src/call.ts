@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AuthPolicy, CallContext, Principal } from '@taskwire/core';
-import { A2AError, authenticateRequest, clientCertificateOf, ExtensionActivation, formatExtensionsHeader, negotiateVersion, parseExtensionsHeader } from '@taskwire/core';
+import { A2AError, authenticateRequest, clientCertificateOf, ExtensionActivation, formatExtensionsHeader, negotiateVersion, NEXT_VERSION, parseExtensionsHeader } from '@taskwire/core';
 import { GRPC_PROTOCOL_VERSION, headersOf, METADATA } from './metadata.js';
 
 // What the server adapter reads from a grpc-js call besides its message.
@@ -14,8 +14,8 @@ const CALL_ENDED = Object.freeze({ reason: 'The gRPC call was cancelled by the c
 /**
  * The core context of one gRPC call, one object per call: the caller
  * authenticated from metadata with the server's auth hooks, the requested
- * version (none or 1.x; anything else is VersionNotSupported) and
- * extensions, and the call's signal.
+ * version (none or 1.x; anything else is VersionNotSupported),
+ * extensions and `idempotency-key`, and the call's signal.
  *
  * The signal is made on first use (most unary rpcs never wait, so never pay
  * for one): it aborts when the client cancels the call or its deadline
@@ -29,6 +29,7 @@ export class GrpcCallContext<C extends SurfaceCall = SurfaceCall> implements Cal
   version: string = GRPC_PROTOCOL_VERSION;
   extensions: readonly string[] | undefined = undefined;
   activation: ExtensionActivation | undefined = undefined;
+  idempotencyKey: string | undefined = undefined;
   readonly #call: C;
   #controller: AbortController | undefined = undefined;
   #onCancel: (() => void) | undefined = undefined;
@@ -75,12 +76,15 @@ export class GrpcCallContext<C extends SurfaceCall = SurfaceCall> implements Cal
     if (this.#onCancel) this.#call.off('cancelled', this.#onCancel);
   }
 
-  /** Reads `a2a-version` (the common `1.0` without negotiating) and `a2a-extensions`. */
+  /** Reads `a2a-version` (the common `1.0` without negotiating; `1.1` for the service to serve or refuse), `a2a-extensions` and `idempotency-key`. */
   private readMetadata(): void {
     const metadata = this.#call.metadata;
     const requested = first(metadata, METADATA.version);
     if (requested !== undefined && requested !== GRPC_PROTOCOL_VERSION && requested.trim() !== '') {
-      if (negotiateVersion(requested) !== GRPC_PROTOCOL_VERSION) {
+      const negotiated = negotiateVersion(requested, { next: true });
+      // 1.1 goes on to the service, which serves it or refuses it (see TaskServiceOptions.protocol).
+      if (negotiated === NEXT_VERSION) this.version = NEXT_VERSION;
+      else if (negotiated !== GRPC_PROTOCOL_VERSION) {
         throw new A2AError(
           'VersionNotSupported',
           `lf.a2a.v1.A2AService speaks A2A ${GRPC_PROTOCOL_VERSION}, not ${requested}; send a2a-version: ${GRPC_PROTOCOL_VERSION} (or none), or use this agent's JSON-RPC interface for 0.3`,
@@ -93,6 +97,7 @@ export class GrpcCallContext<C extends SurfaceCall = SurfaceCall> implements Cal
       this.extensions = parseExtensionsHeader(requestedExtensions.map(String));
       if (this.extensions) this.activation = new ExtensionActivation(this.extensions);
     }
+    this.idempotencyKey = first(metadata, METADATA.idempotencyKey);
   }
 
   /**

@@ -10,6 +10,8 @@ export const METADATA = {
   version: 'a2a-version',
   /** A2A-Extensions service parameter (comma-separated URIs). */
   extensions: 'a2a-extensions',
+  /** Request: the `Idempotency-Key` of a first SendMessage (see `CallContext.idempotencyKey`). */
+  idempotencyKey: 'idempotency-key',
   /** Where the google.rpc.Status of an error travels. */
   statusDetails: 'grpc-status-details-bin',
   /** Request: `1` asks a Taskwire server to append each event's sequence number (proto/taskwire/v1/stream.proto). */

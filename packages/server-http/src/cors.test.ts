@@ -43,7 +43,7 @@ describe('CORS preflight', () => {
       expect(Object.fromEntries(names.map((name) => [name, response.headers.get(name)]))).toEqual({
         'access-control-allow-origin': APP,
         'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-        'access-control-allow-headers': 'content-type, authorization, x-api-key, a2a-version, a2a-extensions, last-event-id, cache-control, x-tenant',
+        'access-control-allow-headers': 'content-type, authorization, x-api-key, a2a-version, a2a-extensions, idempotency-key, last-event-id, cache-control, x-tenant',
         'access-control-max-age': '60',
         vary: 'Origin',
       });

@@ -25,14 +25,14 @@ export interface CorsOptions {
   /**
    * Request headers to allow besides the ones A2A uses (`content-type`,
    * `authorization`, `x-api-key`, `a2a-version`, `a2a-extensions`,
-   * `last-event-id`, `cache-control`), e.g. a header your `authenticate`
+   * `idempotency-key`, `last-event-id`, `cache-control`), e.g. a header your `authenticate`
    * hook reads.
    */
   readonly allowHeaders?: readonly string[];
 }
 
 /** The request headers every CORS-enabled handler allows. */
-export const CORS_ALLOW_HEADERS: readonly string[] = ['content-type', 'authorization', 'x-api-key', 'a2a-version', 'a2a-extensions', 'last-event-id', 'cache-control'];
+export const CORS_ALLOW_HEADERS: readonly string[] = ['content-type', 'authorization', 'x-api-key', 'a2a-version', 'a2a-extensions', 'idempotency-key', 'last-event-id', 'cache-control'];
 /** The response headers a page may read besides the CORS-safelisted ones. */
 export const CORS_EXPOSE_HEADERS: readonly string[] = ['a2a-version', 'a2a-extensions', 'www-authenticate', 'etag', 'retry-after'];
 /** The methods the bindings use. */

@@ -1,11 +1,11 @@
-import type { AuthPolicy, CallContext, Principal, ProtocolVersion } from '@taskwire/core';
+import type { AuthPolicy, CallContext, Principal, ServerVersion } from '@taskwire/core';
 import { authenticateRequest, ExtensionActivation, formatExtensionsHeader, negotiateVersion, parseExtensionsHeader } from '@taskwire/core';
 import type { HttpRequest } from './http-types.js';
 import { header } from './http-types.js';
 
-/** A call context whose protocol version has been negotiated. */
+/** A call context whose protocol version has been negotiated (1.1 included: the service refuses it unless it serves it). */
 export interface HttpCallContext extends CallContext {
-  readonly version: ProtocolVersion;
+  readonly version: ServerVersion;
 }
 
 /** The requested protocol version: the `A2A-Version` header, else the `A2A-Version` query parameter. */
@@ -33,8 +33,8 @@ export function authenticate(request: HttpRequest, auth: AuthPolicy | undefined)
 
 /**
  * Builds the call context of a request: its protocol version (throws
- * `VersionNotSupported`), requested extensions, tenant and the principal
- * authentication established.
+ * `VersionNotSupported`), requested extensions, its `Idempotency-Key`,
+ * tenant and the principal authentication established.
  */
 export function callContextOf(
   request: HttpRequest,
@@ -45,8 +45,9 @@ export function callContextOf(
   return {
     principal,
     tenant,
-    version: negotiateVersion(requestedVersion(request)),
+    version: negotiateVersion(requestedVersion(request), { next: true }),
     extensions,
     activation: extensions && new ExtensionActivation(extensions),
+    idempotencyKey: header(request.headers, 'idempotency-key'),
   };
 }

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AuthPolicy, CallContext } from '@taskwire/core';
-import { A2AError, assertCredentialLive, authenticateRequest, clientCertificateOf, expiryOf, negotiateVersion } from '@taskwire/core';
+import { A2AError, assertCredentialLive, authenticateRequest, clientCertificateOf, expiryOf, negotiateVersion, NEXT_VERSION } from '@taskwire/core';
 import { TRPCError } from '@trpc/server';
 import type { CreateWSSContextFnOptions } from '@trpc/server/adapters/ws';
 import type { WebSocket } from 'ws';
@@ -41,12 +41,14 @@ export function connectionHeaders(
 
 /**
  * The protocol version of a connection: this binding carries the v1.0 wire
- * shapes only, so no `a2a-version` means 1.0, and anything that is not 1.x
- * is VersionNotSupported.
+ * shapes only, so no `a2a-version` means 1.0; 1.1 (the same shapes with
+ * generations) goes on to the service, which serves it or refuses it (see
+ * `TaskServiceOptions.protocol`); anything else is VersionNotSupported.
  */
-export function bindingVersion(requested: string | undefined): '1.0' {
+export function bindingVersion(requested: string | undefined): '1.0' | typeof NEXT_VERSION {
   if (!requested?.trim()) return '1.0';
-  if (negotiateVersion(requested) === '1.0') return '1.0';
+  const negotiated = negotiateVersion(requested, { next: true });
+  if (negotiated === '1.0' || negotiated === NEXT_VERSION) return negotiated;
   throw new A2AError(
     'VersionNotSupported',
     `A2A ${requested} is not served over WebSocket: this binding speaks 1.0 only; send a2a-version 1.0 (or none), or use the JSON-RPC binding for 0.3`,

@@ -14,4 +14,5 @@ export type { EventPosition } from './event-id.js';
 export type { StreamInput } from './streams.js';
 export { WS_PROTOCOL_BINDING, wsInterface } from './interface.js';
 export { EXTENSIONS_INPUT_KEY } from './call-extensions.js';
+export { IDEMPOTENCY_INPUT_KEY } from './call-idempotency.js';
 export type { ExtensionsEvent, ExtensionsReply } from './call-extensions.js';

@@ -9,6 +9,7 @@ import { formatA2AError } from './errors.js';
 import type { StreamInput } from './streams.js';
 import { openStream } from './streams.js';
 import { splitExtensions, type ExtensionsReply } from './call-extensions.js';
+import { splitIdempotencyKey } from './call-idempotency.js';
 
 /**
  * The read-only operations, served as tRPC queries: the unary ones that the
@@ -67,7 +68,8 @@ function unaryProcedure(service: TaskService, method: UnaryMethodName) {
     assertNotExpired(opts.ctx.expiresAt);
     assertCredentialLive(opts.ctx.call.principal);
     const traced = splitTrace(await inputOf(opts));
-    const { params, call: context, activation } = splitExtensions(traced.params, opts.ctx.call);
+    const keyed = splitIdempotencyKey(traced.params, opts.ctx.call);
+    const { params, call: context, activation } = splitExtensions(keyed.params, keyed.call);
     const observed = startWsCall(service, method, params, traced.carrier, context);
     if (!observed && !activation) return service.unary(method, params, context);
     try {

@@ -4,6 +4,7 @@ import type { TrackedEnvelope } from '@trpc/server';
 import { tracked } from '@trpc/server';
 import { splitTrace, startWsCall } from './call-telemetry.js';
 import { splitExtensions, type ExtensionsEvent } from './call-extensions.js';
+import { splitIdempotencyKey } from './call-idempotency.js';
 import type { A2ARouterContext } from './context.js';
 import type { EventPosition } from './event-id.js';
 import { formatEventId, parseEventId } from './event-id.js';
@@ -116,7 +117,8 @@ export async function openStream<M extends StreamMethodName>(
   signal: AbortSignal | undefined,
 ): Promise<TrackedEvents> {
   const { params: traced, carrier } = splitTrace(input ?? {});
-  const split = splitExtensions(traced, ctx.call);
+  const keyed = splitIdempotencyKey(traced, ctx.call);
+  const split = splitExtensions(keyed.params, keyed.call);
   const { lastEventId, ...params } = split.params as StreamInput<M>;
   const resume = lastEventId === undefined ? undefined : parseEventId(lastEventId);
   const opened = target(method, params, resume);

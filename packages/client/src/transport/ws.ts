@@ -64,11 +64,11 @@ export interface WsTransport extends Transport {
 
 /**
  * Call headers this binding carries per call, as members of the call's input
- * (W3C trace context, the extensions asked for); every other header belongs
+ * (W3C trace context, the extensions asked for, an `Idempotency-Key`); every other header belongs
  * to the connection. A call that sends `a2a-extensions` gets its answer in
  * the binding's extensions envelope (see `unwrapped`).
  */
-const PER_CALL_HEADERS = new Set(['traceparent', 'tracestate', 'a2a-extensions']);
+const PER_CALL_HEADERS = new Set(['traceparent', 'tracestate', 'a2a-extensions', 'idempotency-key']);
 
 
 /** `params` with a call's trace headers added as input members (the server takes them out again). */

@@ -54,6 +54,7 @@ export const PROTO_MESSAGES: Readonly<Record<string, readonly ProtoField[]>> = {
     ['task_push_notification_config', 'taskPushNotificationConfig', 'message', 'lf.a2a.v1.TaskPushNotificationConfig'],
     ['history_length', 'historyLength', 'other'],
     ['return_immediately', 'returnImmediately', 'other'],
+    ['if_generation_match', 'ifGenerationMatch', 'other'],
   ],
   'lf.a2a.v1.TaskPushNotificationConfig': [
     ['tenant', 'tenant', 'string'],
@@ -71,6 +72,7 @@ export const PROTO_MESSAGES: Readonly<Record<string, readonly ProtoField[]>> = {
     ['tenant', 'tenant', 'string'],
     ['id', 'id', 'string'],
     ['history_length', 'historyLength', 'other'],
+    ['current_generation', 'currentGeneration', 'other'],
   ],
   'lf.a2a.v1.ListTasksRequest': [
     ['tenant', 'tenant', 'string'],

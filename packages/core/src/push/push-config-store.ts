@@ -185,7 +185,9 @@ export interface PushOptions {
    * ListTaskPushNotificationConfigs answer without the configs' secrets:
    * no `token`, and `authentication` with its `scheme` but no
    * `credentials`. What is stored and sent to the webhook is unchanged;
-   * Create still echoes the config it was given. Default false.
+   * Create still echoes the config it was given. Default: on for calls
+   * that negotiated A2A 1.1 (`A2A-Version: 1.1`, with the service's
+   * `protocol.v1_1`), off for the others; `false` turns it off for 1.1 too.
    */
   readonly redactSecrets?: boolean;
 }

@@ -40,6 +40,12 @@ export const IdSchema = z.string().min(1, 'must be a non-empty string');
 /** An `int32` count that must be zero or more (historyLength). */
 export const NonNegativeIntSchema = z.number().int().min(0).max(2_147_483_647);
 
+/**
+ * An A2A 1.1 task generation (an int64): a whole number from 0, as a JSON
+ * number or, as ProtoJSON writes int64, a decimal string; parsed to a number.
+ */
+export const GenerationSchema = z.union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,15}$/, 'a generation is a whole number').transform(Number)]);
+
 /** A tenant path segment as used by the HTTP+JSON binding's `/{tenant}/...` prefix. */
 export const TenantSchema = z.string().optional();
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { IdSchema, NonNegativeIntSchema, StructSchema, TimestampSchema } from './common.js';
+import { GenerationSchema, IdSchema, NonNegativeIntSchema, StructSchema, TimestampSchema } from './common.js';
 import { MessageSchema } from './message.js';
 import { TaskPushNotificationConfigSchema } from './push.js';
 import { TaskSchema, TaskStateSchema } from './task.js';
@@ -10,6 +10,8 @@ export const SendMessageConfigurationSchema = z.object({
   taskPushNotificationConfig: TaskPushNotificationConfigSchema.optional(),
   historyLength: NonNegativeIntSchema.optional(),
   returnImmediately: z.boolean().optional(),
+  /** A2A 1.1: refuse the message unless the task's generation is this (see `TaskServiceOptions.protocol`). */
+  ifGenerationMatch: GenerationSchema.optional(),
 });
 /** SendMessage configuration. */
 export type SendMessageConfiguration = z.infer<typeof SendMessageConfigurationSchema>;
@@ -32,6 +34,8 @@ export const GetTaskRequestSchema = z.object({
   tenant: z.string().optional(),
   id: IdSchema,
   historyLength: NonNegativeIntSchema.optional(),
+  /** A2A 1.1: answer once the task's generation is greater than this (a long poll; see `TaskServiceOptions.protocol`). */
+  currentGeneration: GenerationSchema.optional(),
 });
 /** GetTask params. */
 export type GetTaskRequest = z.infer<typeof GetTaskRequestSchema>;

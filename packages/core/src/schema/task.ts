@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { IdSchema, oneof, StructSchema, TimestampSchema } from './common.js';
+import { GenerationSchema, IdSchema, oneof, StructSchema, TimestampSchema } from './common.js';
 import { ArtifactSchema, MessageSchema } from './message.js';
 
 /** Every task state a task can be in (`TASK_STATE_UNSPECIFIED` is never stored). */
@@ -59,6 +59,8 @@ export const TaskSchema = z.object({
   artifacts: z.array(ArtifactSchema).optional(),
   history: z.array(MessageSchema).optional(),
   metadata: StructSchema.optional(),
+  /** A2A 1.1, on calls that negotiated it: 1 at creation, one more per status or artifact change. */
+  generation: GenerationSchema.optional(),
 });
 /** A task. */
 export type Task = z.infer<typeof TaskSchema>;
@@ -69,6 +71,8 @@ export const TaskStatusUpdateEventSchema = z.object({
   contextId: z.string(),
   status: TaskStatusSchema,
   metadata: StructSchema.optional(),
+  /** A2A 1.1, on calls that negotiated it: the task's generation once this update is applied. */
+  generation: GenerationSchema.optional(),
 });
 /** A status update event. */
 export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEventSchema>;
@@ -84,6 +88,8 @@ export const TaskArtifactUpdateEventSchema = z.object({
   append: z.boolean().optional(),
   lastChunk: z.boolean().optional(),
   metadata: StructSchema.optional(),
+  /** A2A 1.1, on calls that negotiated it: the task's generation once this update is applied. */
+  generation: GenerationSchema.optional(),
 });
 /** An artifact update event. */
 export type TaskArtifactUpdateEvent = z.infer<typeof TaskArtifactUpdateEventSchema>;

@@ -5,6 +5,7 @@ import type { AgentCard, SendMessageRequest, TaskPushNotificationConfig } from '
 import type { CallContext } from '../calls.js';
 import type { Logger } from '../observability/logger.js';
 import type { EventHub } from './event-hub.js';
+import { speaksNext } from './generation.js';
 import { decodePageToken, encodePageToken } from '../store/list-tasks.js';
 import type { TaskRecord, TaskStore } from '../store/task-store.js';
 import type { PushConfig, PushConfigStore, PushDelivery, PushOptions } from '../push/push-config-store.js';
@@ -48,7 +49,8 @@ export class PushConfigMethods {
   private readonly store: PushConfigStore;
   private readonly delivery: PushDelivery | undefined;
   private readonly unwatch: (() => void) | undefined;
-  private readonly redact: boolean;
+  /** `redactSecrets` as set; undefined: redact on calls that negotiated A2A 1.1 only. */
+  private readonly redact: boolean | undefined;
 
   constructor(
     options: PushOptions,
@@ -56,7 +58,7 @@ export class PushConfigMethods {
   ) {
     this.store = options.store;
     this.delivery = options.delivery;
-    this.redact = options.redactSecrets === true;
+    this.redact = options.redactSecrets;
     // A task the store deletes or evicts takes its configs with it (a store without onRemoved leaves them to the delivery).
     this.unwatch = host.tasks.onRemoved?.((taskId) => {
       this.store.deleteTask(taskId).catch((error: unknown) => {
@@ -93,7 +95,7 @@ export class PushConfigMethods {
         { taskId: params.taskId, configId: params.id },
       );
     }
-    return this.shown(entry.config);
+    return this.shown(entry.config, context);
   }
 
   /** ListTaskPushNotificationConfigs: configs ordered by id; `pageSize` unset or 0 returns them all. */
@@ -105,14 +107,14 @@ export class PushConfigMethods {
     const page = all.slice(0, size);
     const last = page[page.length - 1];
     return {
-      configs: page.map((e) => this.shown(e.config)),
+      configs: page.map((e) => this.shown(e.config, context)),
       ...(all.length > size && last && { nextPageToken: encodePageToken({ key: '', id: last.config.id }) }),
     };
   }
 
-  /** A stored config as Get and List answer it: without its secrets when `redactSecrets` is on. */
-  private shown(config: PushConfig): PushConfig {
-    return this.redact ? redactPushSecrets(config) : config;
+  /** A stored config as Get and List answer it: without its secrets when `redactSecrets` is on (by default, on A2A 1.1 calls). */
+  private shown(config: PushConfig, context: CallContext): PushConfig {
+    return (this.redact ?? speaksNext(context)) ? redactPushSecrets(config) : config;
   }
 
   /** DeleteTaskPushNotificationConfig: idempotent (a missing config is fine); TaskNotFound only for the task. */

@@ -92,6 +92,37 @@ export interface TaskServiceOptions {
    * renew its lease stops its runs).
    */
   readonly storeRetryMs?: number;
+  /**
+   * Opt-ins to what the next protocol version (A2A 1.1, not yet released)
+   * is taking up. With `v1_1: true`, a first SendMessage (one that names no
+   * task) sent with an `Idempotency-Key` is idempotent: the same key from
+   * the same caller (tenant and principal) answers with the task the first
+   * send made, on any process sharing the store, and never runs the agent a
+   * second time; the same key with another message is refused with
+   * `IdempotencyKeyReused`. A key lasts as long as the store keeps its task.
+   * Default: off (the key is ignored, as in A2A 1.0).
+   */
+  readonly protocol?: ProtocolOptions;
+}
+
+/** See {@link TaskServiceOptions.protocol}. */
+export interface ProtocolOptions {
+  /**
+   * Serves A2A 1.1 as the specification's dev-1.1 draft has it, to calls
+   * that send `A2A-Version: 1.1` (others get VersionNotSupported without
+   * it; 1.0 calls see no change either way): `generation` on every task
+   * answered and on stream events (the task's committed event sequence: 1
+   * at creation, one more per status or artifact change, the same on every
+   * replica and after a restart); GetTask's `currentGeneration` (a long
+   * poll: it answers once the generation is greater, at most
+   * {@link maxLongPollMs} later); SendMessage's `ifGenerationMatch`
+   * (TaskGenerationMismatch: -32010, ABORTED, HTTP 409). Also, on every
+   * version, idempotent first sends (see {@link TaskServiceOptions.protocol}).
+   * Default false.
+   */
+  readonly v1_1?: boolean;
+  /** How long a GetTask with `currentGeneration` waits at most, in ms (default 30,000); the call's own deadline may end it sooner. */
+  readonly maxLongPollMs?: number;
 }
 
 /** Every operation of the method table as a service method: unary ones resolve, stream ones open a stream. */

@@ -18,6 +18,8 @@ import { randomId } from '../random-id.js';
 import { parseParams, type A2AHandlers, type TaskServiceOptions } from './service-options.js';
 import { requireStreaming } from './streaming-capability.js';
 import { requireExtensions, type ExtensionActivation } from '../extensions.js';
+import { beginSend, settledTask, type SendHost } from './idempotent-sends.js';
+import { DEFAULT_MAX_LONG_POLL_MS, matchGeneration, pollGeneration, requireServedVersion, speaksNext, withGeneration, withGenerations } from './generation.js';
 
 /**
  * The transport-free A2A service: implements every operation of the method
@@ -36,6 +38,7 @@ export class TaskService implements A2AHandlers {
   private readonly intake: TaskIntake;
   private readonly runs = new Set<Promise<void>>();
   private readonly push: PushConfigMethods | undefined;
+  private readonly sends: SendHost;
 
   constructor(private readonly options: TaskServiceOptions) {
     const newId = options.newId ?? randomId;
@@ -62,6 +65,7 @@ export class TaskService implements A2AHandlers {
       logger: options.logger,
       observer: this.observer,
     });
+    this.sends = { honourKeys: this.servesNext, get: (id) => this.engine.get(id), begin: (p, c) => this.intake.begin(p, c) };
   }
 
   /** The card the service was built with, if any. */
@@ -75,6 +79,7 @@ export class TaskService implements A2AHandlers {
     // Not async (one promise less per call); a validation error is still a rejection, never a throw.
     let parsed: unknown;
     try {
+      requireServedVersion(context, this.servesNext);
       parsed = parseParams(method, params);
     } catch (error) {
       return Promise.reject(error);
@@ -94,35 +99,44 @@ export class TaskService implements A2AHandlers {
   /** Validates `params` for a stream `method` and opens the stream. */
   async stream(method: StreamMethodName, params: unknown, context: CallContext = {}): Promise<AsyncIterable<StreamEvent>> {
     const handler = this[method] as (p: unknown, c: CallContext) => Promise<AsyncIterable<StreamEvent>>;
+    requireServedVersion(context, this.servesNext);
     const parsed = parseParams(method, params);
     requireExtensions(this.options.card, context.extensions);
     await this.options.authorize?.({ method, params: parsed, context });
-    return handler.call(this, parsed, context);
+    const events = await handler.call(this, parsed, context);
+    return speaksNext(context) ? withGenerations(events) : events;
   }
 
   async SendMessage(params: SendMessageRequest, context: CallContext): Promise<ResultOf<'SendMessage'>> {
-    const started = await this.intake.begin(params, context);
-    const taskId = started.record.task.id;
     const historyLength = params.configuration?.historyLength;
-    if (started.duplicate || params.configuration?.returnImmediately || isSettled(started.record.task.status.state)) {
+    await matchGeneration((id) => this.engine.get(id), params, context);
+    const start = await beginSend(this.sends, params, context);
+    if ('settled' in start) return { task: this.answer(start.settled, context, historyLength) };
+    const { started } = start;
+    const taskId = started.record.task.id;
+    // A keyed send sent again waits for its task as the first send does; any other duplicate answers at once.
+    if ((started.duplicate && !start.retried) || params.configuration?.returnImmediately || isSettled(started.record.task.status.state)) {
       started.run();
       const record = (await this.engine.get(taskId)) ?? started.record;
-      return { task: this.project(record.task, historyLength) };
+      return { task: this.answer(record, context, historyLength) };
     }
     // Wait on the engine's settled waiter (registered before the run starts), not a hub subscription.
     const settled = this.engine.whenSettled(taskId, context.signal);
     started.run();
     const outcome = await (this.options.coordinator?.shared ? settledAnywhere(this.engine, started.record, settled, context.signal) : settled);
     if (!outcome) throw new A2AError('Internal', 'The call was aborted before the task settled');
-    return outcome.message ? { message: outcome.message } : { task: this.project(outcome.record.task, historyLength) };
+    return outcome.message ? { message: outcome.message } : { task: this.answer(outcome.record, context, historyLength) };
   }
 
   async SendStreamingMessage(params: SendMessageRequest, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
     requireStreaming(this.options.card);
-    const started = await this.intake.begin(params, context);
+    const snapshot = (task: Task) => this.project(task, params.configuration?.historyLength);
+    await matchGeneration((id) => this.engine.get(id), params, context);
+    const start = await beginSend(this.sends, params, context);
+    if ('settled' in start) return settledTask(start.settled, snapshot);
+    const { started } = start;
     const { record } = started;
     const taskId = record.task.id;
-    const snapshot = (task: Task) => this.project(task, params.configuration?.historyLength);
     // A held-back task is stored with the agent's first event (sequence 1 is the task itself): follow from there.
     const heldBack = record.version === 0;
     const subscription = this.engine.hub.subscribe(taskId, heldBack ? 1 : record.lastSequence);
@@ -151,7 +165,11 @@ export class TaskService implements A2AHandlers {
 
   async GetTask(params: ParsedParamsOf<'GetTask'>, context: CallContext): Promise<Task> {
     const record = await this.visible(params.id, context, params.tenant);
-    return this.project(record.task, params.historyLength);
+    const current = params.currentGeneration;
+    if (current === undefined || !speaksNext(context) || record.lastSequence > current) return this.answer(record, context, params.historyLength);
+    const read = () => this.visible(params.id, context, params.tenant);
+    const polled = await pollGeneration(this.engine.hub, params.id, current, read, context.signal, this.options.protocol?.maxLongPollMs ?? DEFAULT_MAX_LONG_POLL_MS);
+    return this.answer(polled, context, params.historyLength);
   }
 
   async ListTasks(params: ParsedParamsOf<'ListTasks'>, context: CallContext): Promise<ResultOf<'ListTasks'>> {
@@ -166,7 +184,7 @@ export class TaskService implements A2AHandlers {
   async CancelTask(params: ParsedParamsOf<'CancelTask'>, context: CallContext): Promise<Task> {
     const record = await this.visible(params.id, context, params.tenant);
     const state = record.task.status.state;
-    if (state === 'TASK_STATE_CANCELED') return this.project(record.task);
+    if (state === 'TASK_STATE_CANCELED') return this.answer(record, context);
     if (isTerminal(state)) {
       throw new A2AError('TaskNotCancelable', `Task ${params.id} is ${state}; only a task that has not finished can be canceled`, {
         taskId: params.id,
@@ -178,11 +196,11 @@ export class TaskService implements A2AHandlers {
       });
       this.runner.abort(params.id, `Task ${params.id} was canceled`);
       this.observer.canceled(params.id, record.trace, callTraceOf(context));
-      return this.project(applied.record.task);
+      return this.answer(applied.record, context);
     } catch (error) {
       if (!(error instanceof TransitionFailure)) throw error;
       const now = await this.visible(params.id, context, params.tenant);
-      if (now.task.status.state === 'TASK_STATE_CANCELED') return this.project(now.task);
+      if (now.task.status.state === 'TASK_STATE_CANCELED') return this.answer(now, context);
       throw new A2AError('TaskNotCancelable', `Task ${params.id} finished (${now.task.status.state}) before it could be canceled`, {
         taskId: params.id,
       });
@@ -210,16 +228,18 @@ export class TaskService implements A2AHandlers {
    */
   async resumeStreamingMessage(params: unknown, context: CallContext = {}): Promise<AsyncIterable<StreamEvent>> {
     requireStreaming(this.options.card);
+    requireServedVersion(context, this.servesNext);
     const parsed = parseParams('SubscribeToTask', params);
     requireExtensions(this.options.card, context.extensions);
     await this.options.authorize?.({ method: 'SubscribeToTask', params: parsed, context });
     const record = await this.visible(parsed.id, context, parsed.tenant);
-    return subscribeToTask(this.engine, record, {
+    const events = await subscribeToTask(this.engine, record, {
       afterSequence: parsed.afterSequence,
       snapshot: (task) => this.project(task),
       until: 'turn',
       signal: context.signal,
     });
+    return speaksNext(context) ? withGenerations(events) : events;
   }
 
   async CreateTaskPushNotificationConfig(params: ParsedParamsOf<'CreateTaskPushNotificationConfig'>, context: CallContext): Promise<ResultOf<'CreateTaskPushNotificationConfig'>> {
@@ -303,6 +323,16 @@ export class TaskService implements A2AHandlers {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const window = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.newTaskWindowMs ?? DEFAULT_NEW_TASK_WINDOW_MS)));
     await Promise.race([activation.whenSealed(), window]).finally(() => clearTimeout(timer));
+  }
+
+  /** Whether calls may negotiate A2A 1.1 (`protocol.v1_1`). */
+  private get servesNext(): boolean {
+    return this.options.protocol?.v1_1 === true;
+  }
+
+  /** A task answer: projected, with its generation when the call negotiated A2A 1.1. */
+  private answer(record: TaskRecord, context: CallContext, historyLength?: number): Task {
+    return withGeneration(this.project(record.task, historyLength), record, context);
   }
 
   private project(task: Task, historyLength?: number): Task {

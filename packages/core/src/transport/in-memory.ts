@@ -4,11 +4,12 @@ import type { TaskService } from '../service/task-service.js';
 import type { CallOptions, Transport } from './transport.js';
 import { ExtensionActivation, parseExtensionsHeader } from '../extensions.js';
 
-/** The call context of one call: the transport's, with the extensions the call asks for (`headers['a2a-extensions']`). */
+/** The call context of one call: the transport's, with the extensions the call asks for (`headers['a2a-extensions']`) and its `headers['idempotency-key']`. */
 function callContext(context: Omit<CallContext, 'signal'>, options: CallOptions | undefined, signal: AbortSignal | undefined): CallContext {
   const asked = parseExtensionsHeader(options?.headers?.['a2a-extensions']);
   const extensions = asked ?? context.extensions;
-  return { ...context, signal, extensions, activation: extensions?.length ? new ExtensionActivation(extensions) : undefined };
+  const idempotencyKey = options?.headers?.['idempotency-key'] ?? context.idempotencyKey;
+  return { ...context, signal, extensions, activation: extensions?.length ? new ExtensionActivation(extensions) : undefined, idempotencyKey };
 }
 
 /** A JSON round trip: what crosses a real wire (no shared objects, no undefined). */

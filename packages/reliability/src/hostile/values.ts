@@ -83,9 +83,13 @@ export function bogusName(random: Random): string {
   return random.chance(0.4) ? random.pick(fixed) : random.string(random.int(1, 40), 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/._-$');
 }
 
-/** An A2A version string this server does not speak: not 1.0 or 0.3, or not Major.Minor at all (a bare `1` included). */
+/**
+ * An A2A version string this server does not speak: not 1.0 or 0.3, or not
+ * Major.Minor at all (a bare `1` included). Not 1.1: a WebSocket connection
+ * may ask for it (the service then serves or refuses each call).
+ */
 export function badVersion(random: Random): string {
-  return random.pick(['2.0', '0.2', '1.1', '1', '0', '3', 'abc', 'v1', '1.0-beta', '1.0.', '0.4', '10.0', '.', '-1', '1..0', '99999999999999999999']);
+  return random.pick(['2.0', '0.2', '1.2', '1', '0', '3', 'abc', 'v1', '1.0-beta', '1.0.', '0.4', '10.0', '.', '-1', '1..0', '99999999999999999999']);
 }
 
 /**

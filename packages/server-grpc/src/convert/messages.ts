@@ -117,6 +117,7 @@ export function toTask(task: core.Task): pb.Task {
     artifacts: (task.artifacts ?? []).map(toArtifact),
     history: (task.history ?? []).map(toMessage),
     metadata: task.metadata,
+    generation: task.generation ?? 0,
   };
 }
 
@@ -126,18 +127,20 @@ export function fromTask(task: pb.Task): core.Task {
   if (task.artifacts.length > 0) out.artifacts = task.artifacts.map(fromArtifact);
   if (task.history.length > 0) out.history = task.history.map(fromMessage);
   put(out, 'metadata', task.metadata);
+  put(out, 'generation', optionalGeneration(task.generation));
   return out;
 }
 
 /** A proto TaskStatusUpdateEvent from a core one. */
 export function toStatusUpdate(event: core.TaskStatusUpdateEvent): pb.TaskStatusUpdateEvent {
-  return { taskId: event.taskId, contextId: event.contextId, status: toTaskStatus(event.status), metadata: event.metadata };
+  return { taskId: event.taskId, contextId: event.contextId, status: toTaskStatus(event.status), metadata: event.metadata, generation: event.generation ?? 0 };
 }
 
 /** A core TaskStatusUpdateEvent from a proto one. */
 export function fromStatusUpdate(event: pb.TaskStatusUpdateEvent): core.TaskStatusUpdateEvent {
   const out: core.TaskStatusUpdateEvent = { taskId: event.taskId, contextId: event.contextId, status: fromTaskStatus(event.status) };
   put(out, 'metadata', event.metadata);
+  put(out, 'generation', optionalGeneration(event.generation));
   return out;
 }
 
@@ -150,6 +153,7 @@ export function toArtifactUpdate(event: core.TaskArtifactUpdateEvent): pb.TaskAr
     append: event.append ?? false,
     lastChunk: event.lastChunk ?? false,
     metadata: event.metadata,
+    generation: event.generation ?? 0,
   };
 }
 
@@ -160,6 +164,7 @@ export function fromArtifactUpdate(event: pb.TaskArtifactUpdateEvent): core.Task
   put(out, 'append', optionalTrue(event.append));
   put(out, 'lastChunk', optionalTrue(event.lastChunk));
   put(out, 'metadata', event.metadata);
+  put(out, 'generation', optionalGeneration(event.generation));
   return out;
 }
 
@@ -200,4 +205,9 @@ export function fromSendMessageResponse(response: pb.SendMessageResponse): core.
   if (payload?.$case === 'task') return { task: fromTask(payload.task) };
   if (payload?.$case === 'message') return { message: fromMessage(payload.message) };
   return {} as core.SendMessageResponse;
+}
+
+/** An A2A 1.1 generation from the wire: 0 (proto3's unset) is left out. */
+function optionalGeneration(generation: number): number | undefined {
+  return generation > 0 ? generation : undefined;
 }

@@ -47,6 +47,7 @@ export function toSendMessageRequest(params: Params<'SendMessage'>): pb.SendMess
       taskPushNotificationConfig: config.taskPushNotificationConfig && toPushConfig(config.taskPushNotificationConfig),
       historyLength: config.historyLength,
       returnImmediately: config.returnImmediately ?? false,
+      ifGenerationMatch: config.ifGenerationMatch === undefined ? undefined : Number(config.ifGenerationMatch),
     },
     metadata: params.metadata,
   };
@@ -64,6 +65,7 @@ export function fromSendMessageRequest(request: pb.SendMessageRequest): Params<'
     if (config.taskPushNotificationConfig) configuration.taskPushNotificationConfig = fromPushConfig(config.taskPushNotificationConfig);
     put(configuration, 'historyLength', config.historyLength);
     put(configuration, 'returnImmediately', optionalTrue(config.returnImmediately));
+    put(configuration, 'ifGenerationMatch', config.ifGenerationMatch);
     out.configuration = configuration;
   }
   put(out, 'metadata', request.metadata);
@@ -72,7 +74,8 @@ export function fromSendMessageRequest(request: pb.SendMessageRequest): Params<'
 
 /** A proto GetTaskRequest from GetTask params. */
 export function toGetTaskRequest(params: Params<'GetTask'>): pb.GetTaskRequest {
-  return { tenant: params.tenant ?? '', id: params.id, historyLength: params.historyLength };
+  const current = params.currentGeneration;
+  return { tenant: params.tenant ?? '', id: params.id, historyLength: params.historyLength, currentGeneration: current === undefined ? undefined : Number(current) };
 }
 
 /** GetTask params from a proto GetTaskRequest. */
@@ -80,6 +83,7 @@ export function fromGetTaskRequest(request: pb.GetTaskRequest): Params<'GetTask'
   const out: Params<'GetTask'> = { id: request.id };
   put(out, 'tenant', optionalString(request.tenant));
   put(out, 'historyLength', request.historyLength);
+  put(out, 'currentGeneration', request.currentGeneration);
   return out;
 }
 

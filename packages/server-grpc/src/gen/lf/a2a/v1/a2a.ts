@@ -34,6 +34,12 @@ import { Timestamp } from "../../../google/protobuf/timestamp.js";
  * published file are left out: gRPC does not need them, and without them the
  * code generator needs no googleapis files. Fields the published file marks
  * as required say so in their comment.
+ *
+ * The fields commented "A2A 1.1" come from the next version's draft (the
+ * specification's dev-1.1 branch at commit
+ * 28491879ff41a9c230fb51f3f7bd6096b80cc341): added fields, with their numbers
+ * and types there, which a v1.0 peer ignores. Taskwire fills and reads them
+ * only on calls that negotiate A2A-Version 1.1 (see TaskServiceOptions.protocol).
  */
 
 /** The lifecycle states of a task. */
@@ -84,6 +90,11 @@ export interface SendMessageConfiguration {
     | undefined;
   /** When true, answer as soon as the task exists instead of waiting for it to settle. */
   returnImmediately: boolean;
+  /**
+   * A2A 1.1: refuse the message (ABORTED, TaskGenerationMismatchError) unless
+   * the task's generation is this one when the message is taken in.
+   */
+  ifGenerationMatch?: number | undefined;
 }
 
 /** A unit of work: its status, its outputs and the conversation that led there. */
@@ -101,7 +112,14 @@ export interface Task {
   /** The messages exchanged on the task, oldest first. */
   history: Message[];
   /** Free-form data attached to the task. */
-  metadata: { [key: string]: any } | undefined;
+  metadata:
+    | { [key: string]: any }
+    | undefined;
+  /**
+   * A2A 1.1: 1 when the task is created, one more with each status or
+   * artifact change (each change is one event).
+   */
+  generation: number;
 }
 
 /** A task's state, with an optional agent message about it. */
@@ -197,7 +215,11 @@ export interface TaskStatusUpdateEvent {
     | TaskStatus
     | undefined;
   /** Free-form data about this update. */
-  metadata: { [key: string]: any } | undefined;
+  metadata:
+    | { [key: string]: any }
+    | undefined;
+  /** A2A 1.1: the task's generation once this update is applied. */
+  generation: number;
 }
 
 /** Tells subscribers that an artifact was produced or extended. */
@@ -215,7 +237,11 @@ export interface TaskArtifactUpdateEvent {
   /** When true, this is the artifact's final chunk. */
   lastChunk: boolean;
   /** Free-form data about this update. */
-  metadata: { [key: string]: any } | undefined;
+  metadata:
+    | { [key: string]: any }
+    | undefined;
+  /** A2A 1.1: the task's generation once this update is applied. */
+  generation: number;
 }
 
 /** The credentials an agent presents when it calls a webhook. */
@@ -568,7 +594,14 @@ export interface GetTaskRequest {
   /** The task. Required. */
   id: string;
   /** At most this many recent history messages; unset: no limit; 0: none. */
-  historyLength?: number | undefined;
+  historyLength?:
+    | number
+    | undefined;
+  /**
+   * A2A 1.1: answer once the task's generation is greater than this one (at
+   * once when it is already), or when the server stops waiting.
+   */
+  currentGeneration?: number | undefined;
 }
 
 /** ListTasks input: filters, a page and what to include. */
@@ -709,6 +742,7 @@ function createBaseSendMessageConfiguration(): SendMessageConfiguration {
     taskPushNotificationConfig: undefined,
     historyLength: undefined,
     returnImmediately: false,
+    ifGenerationMatch: undefined,
   };
 }
 
@@ -725,6 +759,9 @@ export const SendMessageConfiguration: MessageFns<SendMessageConfiguration> = {
     }
     if (message.returnImmediately !== false) {
       writer.uint32(32).bool(message.returnImmediately);
+    }
+    if (message.ifGenerationMatch !== undefined) {
+      writer.uint32(40).int64(message.ifGenerationMatch);
     }
     return writer;
   },
@@ -774,6 +811,14 @@ export const SendMessageConfiguration: MessageFns<SendMessageConfiguration> = {
             message.returnImmediately = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.ifGenerationMatch = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -788,7 +833,7 @@ export const SendMessageConfiguration: MessageFns<SendMessageConfiguration> = {
 };
 
 function createBaseTask(): Task {
-  return { id: "", contextId: "", status: undefined, artifacts: [], history: [], metadata: undefined };
+  return { id: "", contextId: "", status: undefined, artifacts: [], history: [], metadata: undefined, generation: 0 };
 }
 
 export const Task: MessageFns<Task> = {
@@ -810,6 +855,9 @@ export const Task: MessageFns<Task> = {
     }
     if (message.metadata !== undefined) {
       Struct.encode(Struct.wrap(message.metadata), writer.uint32(50).fork()).join();
+    }
+    if (message.generation !== 0) {
+      writer.uint32(56).int64(message.generation);
     }
     return writer;
   },
@@ -873,6 +921,14 @@ export const Task: MessageFns<Task> = {
             }
 
             message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.generation = longToNumber(reader.int64());
             continue;
           }
         }
@@ -1304,7 +1360,7 @@ export const Artifact: MessageFns<Artifact> = {
 };
 
 function createBaseTaskStatusUpdateEvent(): TaskStatusUpdateEvent {
-  return { taskId: "", contextId: "", status: undefined, metadata: undefined };
+  return { taskId: "", contextId: "", status: undefined, metadata: undefined, generation: 0 };
 }
 
 export const TaskStatusUpdateEvent: MessageFns<TaskStatusUpdateEvent> = {
@@ -1320,6 +1376,9 @@ export const TaskStatusUpdateEvent: MessageFns<TaskStatusUpdateEvent> = {
     }
     if (message.metadata !== undefined) {
       Struct.encode(Struct.wrap(message.metadata), writer.uint32(34).fork()).join();
+    }
+    if (message.generation !== 0) {
+      writer.uint32(40).int64(message.generation);
     }
     return writer;
   },
@@ -1369,6 +1428,14 @@ export const TaskStatusUpdateEvent: MessageFns<TaskStatusUpdateEvent> = {
             message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.generation = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1383,7 +1450,15 @@ export const TaskStatusUpdateEvent: MessageFns<TaskStatusUpdateEvent> = {
 };
 
 function createBaseTaskArtifactUpdateEvent(): TaskArtifactUpdateEvent {
-  return { taskId: "", contextId: "", artifact: undefined, append: false, lastChunk: false, metadata: undefined };
+  return {
+    taskId: "",
+    contextId: "",
+    artifact: undefined,
+    append: false,
+    lastChunk: false,
+    metadata: undefined,
+    generation: 0,
+  };
 }
 
 export const TaskArtifactUpdateEvent: MessageFns<TaskArtifactUpdateEvent> = {
@@ -1405,6 +1480,9 @@ export const TaskArtifactUpdateEvent: MessageFns<TaskArtifactUpdateEvent> = {
     }
     if (message.metadata !== undefined) {
       Struct.encode(Struct.wrap(message.metadata), writer.uint32(50).fork()).join();
+    }
+    if (message.generation !== 0) {
+      writer.uint32(56).int64(message.generation);
     }
     return writer;
   },
@@ -1468,6 +1546,14 @@ export const TaskArtifactUpdateEvent: MessageFns<TaskArtifactUpdateEvent> = {
             }
 
             message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.generation = longToNumber(reader.int64());
             continue;
           }
         }
@@ -3816,7 +3902,7 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
 };
 
 function createBaseGetTaskRequest(): GetTaskRequest {
-  return { tenant: "", id: "", historyLength: undefined };
+  return { tenant: "", id: "", historyLength: undefined, currentGeneration: undefined };
 }
 
 export const GetTaskRequest: MessageFns<GetTaskRequest> = {
@@ -3829,6 +3915,9 @@ export const GetTaskRequest: MessageFns<GetTaskRequest> = {
     }
     if (message.historyLength !== undefined) {
       writer.uint32(24).int32(message.historyLength);
+    }
+    if (message.currentGeneration !== undefined) {
+      writer.uint32(32).int64(message.currentGeneration);
     }
     return writer;
   },
@@ -3868,6 +3957,14 @@ export const GetTaskRequest: MessageFns<GetTaskRequest> = {
             }
 
             message.historyLength = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.currentGeneration = longToNumber(reader.int64());
             continue;
           }
         }
@@ -5017,6 +5114,17 @@ export const A2AServiceClient = makeGenericClientConstructor(A2AServiceService, 
   service: typeof A2AServiceService;
   serviceName: string;
 };
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
