@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { installPackages } from '../readme-examples/install.js';
 
 const FILE_BLOCK = /^```(?:ts|tsx|js|json) +(\S+)\n([\s\S]*?)^```/gm;
 
@@ -91,4 +92,38 @@ export function frameworkApp(dir: string, packed: string, spec: AppSpec): string
     writeFileSync(file, text);
   }
   return [...ours].sort();
+}
+
+/** A page's app that is built before it runs, and how. */
+export interface BuiltAppSpec extends Omit<AppSpec, 'files' | 'keep'> {
+  /** The page, from the repository root (`docs/hosting/nextjs.md`). */
+  readonly doc: string;
+  /** The build's output folder (`.next`, `dist`), kept between runs with the digest of what it was built from. */
+  readonly output: string;
+  /** The build command, run in the app's folder: a script of the app's own install run with this Node (`node_modules/next/dist/bin/next`), and its arguments. */
+  readonly build: readonly [script: string, ...args: string[]];
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Lays out the app of `spec.doc` in `.cache/hosting/<name>` (see
+ * {@link frameworkApp}; packed packages in `.hosting/<name>-packages`) and
+ * builds it unless its output was built from the same files, versions and
+ * packages. Resolves with the app's folder.
+ */
+export function builtApp(root: string, name: string, spec: BuiltAppSpec): string {
+  const dir = join(root, '.cache', 'hosting', name);
+  const packed = join(root, '.hosting', `${name}-packages`);
+  installPackages(root, packed, []);
+  const app: AppSpec = { ...spec, files: docFiles(readFileSync(join(root, spec.doc), 'utf8')), keep: [spec.output] };
+  const ours = frameworkApp(dir, packed, app);
+  const digest = appDigest(dir, app, ours);
+  const built = join(dir, spec.output, '.taskwire-build-digest');
+  if (!existsSync(built) || readFileSync(built, 'utf8') !== digest) {
+    const [script, ...args] = spec.build;
+    const build = spawnSync(process.execPath, [join(dir, script), ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...spec.env }, timeout: 540_000 });
+    if (build.status !== 0) throw new Error(`${spec.build.join(' ')} failed in ${dir}:\n${build.stdout}${build.stderr}`);
+    writeFileSync(built, digest);
+  }
+  return dir;
 }
