@@ -44,5 +44,5 @@ afterAll(async () => {
 describe('docs/hosting/nestjs.md on NestJS 12 (@nestjs/platform-express)', () => {
   it('serves the card at the root, answers below /agent, streams unbuffered, and a client abort releases the stream', async () => {
     await probeHost(base, `${base}/agent`);
-  }, 60_000);
+  }, 120_000);
 });

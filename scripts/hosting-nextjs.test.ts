@@ -39,5 +39,5 @@ afterAll(async () => {
 describe('docs/hosting/nextjs.md on a Next.js 16 production build (next build, next start)', () => {
   it('serves the card at the root, answers, streams unbuffered, and a client abort releases the stream', async () => {
     await probeHost(base, base);
-  }, 60_000);
+  }, 120_000);
 });
