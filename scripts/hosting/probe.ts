@@ -63,7 +63,8 @@ export async function probeHost(base: string, under: string): Promise<void> {
     });
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
     // The agent works until canceled: this event can only arrive if the host passes events on as they come.
-    const working = await firstFrame(stream.body!, (result) => result.statusUpdate?.status.state === 'TASK_STATE_WORKING');
+    const heldBack = setTimeout(() => abort.abort(new Error('no working event within 30 s while the agent works: the host holds the stream back')), 30_000);
+    const working = await firstFrame(stream.body!, (result) => result.statusUpdate?.status.state === 'TASK_STATE_WORKING').finally(() => clearTimeout(heldBack));
     const taskId = working.statusUpdate.taskId as string;
     expect(await health()).toBe(1);
     abort.abort();
