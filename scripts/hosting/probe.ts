@@ -55,6 +55,8 @@ export async function probeHost(base: string, under: string): Promise<void> {
     expect('task' in sent && sent.task.status.message?.parts[0]).toEqual({ text: 'You said: ping' });
 
     const abort = new AbortController();
+    // The agent works until canceled: its first events can only arrive if the host passes them on as they come.
+    const heldBack = setTimeout(() => abort.abort(new Error('no working event within 30 s while the agent works: the host holds the stream back')), 30_000);
     const stream = await fetch(`${under}/a2a/jsonrpc`, {
       method: 'POST',
       signal: abort.signal,
@@ -62,8 +64,6 @@ export async function probeHost(base: string, under: string): Promise<void> {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'wait' }] } } }),
     });
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    // The agent works until canceled: this event can only arrive if the host passes events on as they come.
-    const heldBack = setTimeout(() => abort.abort(new Error('no working event within 30 s while the agent works: the host holds the stream back')), 30_000);
     const working = await firstFrame(stream.body!, (result) => result.statusUpdate?.status.state === 'TASK_STATE_WORKING').finally(() => clearTimeout(heldBack));
     const taskId = working.statusUpdate.taskId as string;
     expect(await health()).toBe(1);
