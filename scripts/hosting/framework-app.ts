@@ -1,9 +1,10 @@
 // A user's app on a web framework installed from npm, laid out from a
-// hosting page (docs/hosting/*.md): the page's files are its ```ts blocks
-// whose info string names a path (```ts app/a2a/[[...path]]/route.ts).
-// The framework is installed with npm into a folder under
-// node_modules/.cache (kept between runs, installed again only when the
-// versions asked for change); Taskwire's packages are copied in as packed
+// hosting page (docs/hosting/*.md): the page's files are its ```ts (or
+// ```json) blocks whose info string names a path
+// (```ts app/a2a/[[...path]]/route.ts). The framework is installed with npm
+// into .cache/hosting/<name> (kept between runs, installed again only when
+// the versions asked for change; not under node_modules, where Turbopack
+// would take the app for a dependency); Taskwire's packages are copied in as packed
 // for npm (see ../readme-examples/install.ts), with their own third-party
 // dependencies added to the install.
 import { spawnSync } from 'node:child_process';
@@ -14,7 +15,7 @@ import { installPackages } from '../readme-examples/install.js';
 
 const FILE_BLOCK = /^```(?:ts|tsx|js|json) +(\S+)\n([\s\S]*?)^```/gm;
 
-/** The files a page lays out: each ```ts block that names a path, by that path. */
+/** The files a page lays out: each ```ts, ```tsx, ```js or ```json block that names a path, by that path. */
 export function docFiles(markdown: string): Map<string, string> {
   return new Map([...markdown.matchAll(FILE_BLOCK)].map((match) => [match[1]!, match[2]!]));
 }
