@@ -1,19 +1,14 @@
-import type { SnapshotOptions } from '@taskwire/core';
+import { SnapshotLags, type SnapshotOptions } from '@taskwire/core';
 
-/** Tasks whose snapshot this store follows at most (the least recently committed are forgotten: their next commit writes the JSON). */
+/** Tasks whose snapshot size this store follows at most, as core's `SnapshotLags` (the least recently committed are forgotten: their next commit writes the JSON). */
 const MAX_FOLLOWED = 10_000;
 
-interface Lag {
-  /** The version the row is at after this store's last commit of it. */
-  version: number;
-  /** Events logged after the snapshot. */
-  events: number;
-  /** Characters of JSON of those events. */
-  logged: number;
+/** A snapshot's size, and what was logged after it. */
+interface Size {
   /** Characters of the snapshot's JSON. */
   readonly size: number;
-  /** When the snapshot was written (ms). */
-  readonly since: number;
+  /** Characters of JSON of the events logged after it. */
+  logged: number;
 }
 
 /**
@@ -38,53 +33,57 @@ interface Lag {
  * the task it returns. `events: 0` writes the JSON at every commit.
  */
 export class SnapshotSizes {
-  private readonly lags = new Map<string, Lag>();
-  private readonly maxLag: number;
-  private readonly maxMs: number;
-  private readonly maxEvents: number;
+  /** The configured bounds. */
+  private readonly bounded: SnapshotLags;
+  /** The versions and event counts alone: only the retention bound. */
+  private readonly versions: SnapshotLags;
+  private readonly sizes = new Map<string, Size>();
+  /** `events: 0`: the JSON at every commit. */
+  private readonly off: boolean;
 
-  constructor(options: SnapshotOptions = {}, maxEvents: number | undefined, private readonly now: () => number = Date.now) {
-    const events = options.events ?? 100;
-    const ms = options.ms ?? 1000;
-    if (!(events >= 0) || !(ms >= 0)) throw new RangeError(`snapshots: events and ms must be numbers >= 0 (got ${events}, ${ms})`);
-    this.maxEvents = maxEvents ?? Infinity;
-    this.maxLag = Math.min(events, this.maxEvents);
-    this.maxMs = ms;
+  constructor(options: SnapshotOptions = {}, maxEvents: number | undefined, now: () => number = Date.now) {
+    this.bounded = new SnapshotLags(options, maxEvents, now);
+    this.versions = new SnapshotLags({ events: Infinity, ms: Infinity }, maxEvents, now);
+    this.off = options.events === 0 || maxEvents === 0;
   }
 
   /** True when a commit of `count` events (`chars` characters of JSON) on `expectedVersion` of `taskId` may log them without writing the task. */
   mayAppend(taskId: string, expectedVersion: number, count: number, chars: number): boolean {
-    const lag = this.lags.get(taskId);
-    if (lag === undefined || lag.version !== expectedVersion || this.maxLag === 0) return false;
-    const events = lag.events + count;
-    if (events > this.maxEvents) return false;
-    return (events <= this.maxLag && this.now() - lag.since < this.maxMs) || lag.logged + chars <= lag.size;
+    if (this.off) return false;
+    if (this.bounded.mayAppend(taskId, expectedVersion, count)) return true;
+    const size = this.sizes.get(taskId);
+    return size !== undefined && size.logged + chars <= size.size && this.versions.mayAppend(taskId, expectedVersion, count);
   }
 
   /** A commit that only appended `count` events (`chars` characters of JSON) left `taskId` at `version`. */
   appended(taskId: string, version: number, count: number, chars: number): void {
-    const lag = this.lags.get(taskId);
-    if (lag === undefined) return;
-    lag.version = version;
-    lag.events += count;
-    lag.logged += chars;
-    this.touch(taskId, lag);
+    const size = this.sizes.get(taskId);
+    if (size === undefined) return this.forget(taskId);
+    this.bounded.appended(taskId, version, count);
+    this.versions.appended(taskId, version, count);
+    size.logged += chars;
+    this.follow(taskId, size);
   }
 
   /** A commit wrote the task of `taskId` (`size` characters of JSON) at `version`; `terminal` ones are not followed (no appends follow). */
   wrote(taskId: string, version: number, terminal: boolean, size: number): void {
-    if (terminal || this.maxLag === 0) this.lags.delete(taskId);
-    else this.touch(taskId, { version, events: 0, logged: 0, size, since: this.now() });
+    this.bounded.wrote(taskId, version, terminal);
+    this.versions.wrote(taskId, version, terminal);
+    if (terminal || this.off) this.sizes.delete(taskId);
+    else this.follow(taskId, { size, logged: 0 });
   }
 
   /** Forgets `taskId`: its next commit writes the task (after a failed commit, or a delete). */
   forget(taskId: string): void {
-    this.lags.delete(taskId);
+    this.bounded.forget(taskId);
+    this.versions.forget(taskId);
+    this.sizes.delete(taskId);
   }
 
-  private touch(taskId: string, lag: Lag): void {
-    this.lags.delete(taskId);
-    this.lags.set(taskId, lag);
-    if (this.lags.size > MAX_FOLLOWED) this.lags.delete(this.lags.keys().next().value!);
+  /** Makes `taskId` the most recently followed task, forgetting the least recently followed past the bound. */
+  private follow(taskId: string, size: Size): void {
+    this.sizes.delete(taskId);
+    this.sizes.set(taskId, size);
+    if (this.sizes.size > MAX_FOLLOWED) this.forget(this.sizes.keys().next().value!);
   }
 }
