@@ -38,6 +38,17 @@ describePostgres('PostgresTaskStore snapshots of a long stream', (db) => {
     await store.close();
   });
 
+  it('`snapshots: { events: 0 }` still writes the JSON at every commit, however small the commit is beside the task', async () => {
+    const schema = await db.schema();
+    const S = quoteSchema(schema);
+    const store = await createPostgresTaskStore({ pool: db.pool, schema, snapshots: { events: 0 } });
+    await streamAppends(store, 5, async (expected) => {
+      const { rows } = await db.pool.query<{ task: string; snapshot_sequence: string | null }>(`SELECT task, snapshot_sequence FROM ${S}.tasks WHERE id = 't1'`);
+      expect(rows[0]).toEqual({ task: JSON.stringify(expected), snapshot_sequence: null });
+    });
+    await store.close();
+  });
+
   it('a 10,000-chunk artifact reads as one artifact whose text is the concatenation: from another store, after a reopen, and its log from a resume point', async () => {
     const schema = await db.schema();
     const writer = await createPostgresTaskStore({ connectionString: db.url, schema });

@@ -38,7 +38,7 @@ export class SnapshotSizes {
   /** The versions and event counts alone: only the retention bound. */
   private readonly versions: SnapshotLags;
   private readonly sizes = new Map<string, Size>();
-  /** `events: 0`: the JSON at every commit. */
+  /** `events: 0`: the JSON at every commit (no size is followed). */
   private readonly off: boolean;
 
   constructor(options: SnapshotOptions = {}, maxEvents: number | undefined, now: () => number = Date.now) {
@@ -49,7 +49,6 @@ export class SnapshotSizes {
 
   /** True when a commit of `count` events (`chars` characters of JSON) on `expectedVersion` of `taskId` may log them without writing the task. */
   mayAppend(taskId: string, expectedVersion: number, count: number, chars: number): boolean {
-    if (this.off) return false;
     if (this.bounded.mayAppend(taskId, expectedVersion, count)) return true;
     const size = this.sizes.get(taskId);
     return size !== undefined && size.logged + chars <= size.size && this.versions.mayAppend(taskId, expectedVersion, count);
