@@ -3,14 +3,14 @@
  * pg_stat_statements (and auto_explain, off unless asked), one server of
  * `pg-servers.ts` (`ours-pg-cluster` unless `--kind` says otherwise) run
  * with `node --cpu-prof` (the profile is written to `--profile-dir` when
- * the server exits), keeps `--streams` `slow 50 0` streams open, and after a
+ * the server exits), keeps `--streams` `slow N 0` streams open (N: `--chunks`, default 50), and after a
  * 3 s warm-up measures a `--seconds` window: node and PostgreSQL CPU per
  * event, then each statement's calls, rows, buffer hits per row and time.
  * With `--perf`, the server runs with `--perf-basic-prof` instead and Linux
  * `perf` samples it through the window: node's CPU by category
  * (perf-categories.ts), time on a CPU only.
  *
- *   tsx src/pg-stream-profile.ts [--kind ours-pg-cluster] [--streams 50] [--seconds 10]
+ *   tsx src/pg-stream-profile.ts [--kind ours-pg-cluster] [--streams 50] [--chunks 50] [--seconds 10]
  *     [--profile-dir /tmp] [--explain-ms N --keep-log FILE]   (plans of statements slower than N ms, copied to FILE)
  *     [--stored N]   (N ended tasks of about 1 KB stored before the run, as a deployment that has been up a while holds)
  *     [--perf]       (perf's samples go to --profile-dir too)
@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
   options: {
     kind: { type: 'string', default: 'ours-pg-cluster' },
     streams: { type: 'string', default: '50' },
+    chunks: { type: 'string', default: '50' },
     seconds: { type: 'string', default: '10' },
     'profile-dir': { type: 'string', default: tmpdir() },
     'explain-ms': { type: 'string', default: '-1' },
@@ -70,7 +71,7 @@ try {
   const server = await startServerProcess(fileURLToPath(new URL('./pg-servers.ts', import.meta.url)), args.kind, (port) => `http://127.0.0.1:${port}${JSON_RPC_PATH}`, {
     BENCH_DATABASE_URL: url,
   });
-  const body = requestBody('SendStreamingMessage', 'slow 50 0');
+  const body = requestBody('SendStreamingMessage', `slow ${Number(args.chunks)} 0`);
   const cut = new AbortController();
   let events = 0;
   const loops = Promise.all(

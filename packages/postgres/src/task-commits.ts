@@ -1,9 +1,9 @@
-import { isTerminal, SnapshotLags, timestampSortKey, type CommitRequest, type CommitResult, type SnapshotOptions } from '@taskwire/core';
+import { isTerminal, timestampSortKey, type CommitRequest, type CommitResult, type SnapshotOptions } from '@taskwire/core';
 import type pg from 'pg';
 import type { CommitNotifier } from './cluster/notifier.js';
 import { CommitBatcher } from './commit-batch.js';
 import { storable } from './database-errors.js';
-
+import { SnapshotSizes } from './snapshot-sizes.js';
 import { batchStatement, batchValues, type BatchedUpdate } from './task-batch-sql.js';
 import { clusterParameters, type TaskStatements } from './task-sql.js';
 
@@ -32,10 +32,10 @@ interface Batched {
  * see {@link CommitBatcher}; a replica's rows each keep their own lease
  * condition, so a lost lease refuses only its own commit); and, for a
  * commit that only appends, the events without the task's JSON while its
- * snapshot is recent enough (see {@link SnapshotLags}).
+ * snapshot is recent enough (see {@link SnapshotSizes}).
  */
 export class TaskCommits {
-  private readonly lags: SnapshotLags;
+  private readonly lags: SnapshotSizes;
   private readonly batcher: CommitBatcher<Batched, CommitResult> | undefined;
   /** The batch statement alone, and the one of replicas sharing the tables (keeping each row's lease). */
   private readonly batchSql: { readonly alone: string; readonly leased: string };
@@ -46,7 +46,7 @@ export class TaskCommits {
     private readonly maxEvents: number | undefined,
     options: { readonly snapshots?: SnapshotOptions | undefined; readonly batchCommits?: boolean | undefined },
   ) {
-    this.lags = new SnapshotLags(options.snapshots, maxEvents);
+    this.lags = new SnapshotSizes(options.snapshots, maxEvents);
     this.batchSql = { alone: batchStatement(schema, maxEvents !== undefined), leased: batchStatement(schema, maxEvents !== undefined, true) };
     if (options.batchCommits !== false) this.batcher = new CommitBatcher((commits) => this.commitBatch(commits));
   }
@@ -77,7 +77,7 @@ export class TaskCommits {
 
   /**
    * `update` with the task JSON, unless the commit may only append (see
-   * SnapshotLags): never before the `snapshot-logs` contract step, while a
+   * SnapshotSizes): never before the `snapshot-logs` contract step, while a
    * release that reads only the JSON may share the tables.
    */
   private withTask(request: CommitRequest, update: BatchedUpdate): BatchedUpdate {
@@ -85,7 +85,7 @@ export class TaskCommits {
       request.expectedVersion !== 0 &&
       request.appendOnly === true &&
       this.store.snapshotLogs() &&
-      this.lags.mayAppend(update.id, request.expectedVersion, update.events.length);
+      this.lags.mayAppend(update.id, request.expectedVersion, update.events.length, charsOf(update.events));
     return append ? update : { ...update, task: JSON.stringify(request.task) };
   }
 
@@ -143,8 +143,8 @@ export class TaskCommits {
 
   /** Bookkeeping of a stored commit: the snapshot lag, the announcement to other replicas; its result. */
   private stored(request: CommitRequest, update: BatchedUpdate, version: number, lastSequence: number): CommitResult {
-    if (update.task === null) this.lags.appended(update.id, version, update.events.length);
-    else this.lags.wrote(update.id, version, isTerminal(request.task.status.state));
+    if (update.task === null) this.lags.appended(update.id, version, update.events.length, charsOf(update.events));
+    else this.lags.wrote(update.id, version, isTerminal(request.task.status.state), update.task.length);
     // A task's first commit wakes nobody: no one can have followed an id that did not exist (a blocking echo announces nothing).
     if (request.expectedVersion !== 0) this.store.notifier()?.announce(update.id, lastSequence);
     return { version, firstSequence: lastSequence - update.events.length + 1, lastSequence };
@@ -155,4 +155,11 @@ export class TaskCommits {
     this.lags.forget(request.task.id);
     return this.store.refusal(request);
   }
+}
+
+/** The characters of JSON of a commit's events. */
+function charsOf(events: readonly string[]): number {
+  let chars = 0;
+  for (const event of events) chars += event.length;
+  return chars;
 }
