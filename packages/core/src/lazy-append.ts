@@ -9,6 +9,8 @@
  */
 
 interface Link {
+  /** The property's name. */
+  readonly key: string;
   /** The object whose property this one extends (undefined once built). */
   previous: object | undefined;
   /** The items this version adds. */
@@ -19,13 +21,11 @@ interface Link {
 
 /** Per object with a lazy property: its link. */
 const links = new WeakMap<object, Link>();
-/** Per object with a lazy property: which property it is. */
-const keys = new WeakMap<object, string>();
 
 function build(owner: object): unknown[] {
   const link = links.get(owner)!;
   if (link.built !== undefined) return link.built;
-  const key = keys.get(owner)!;
+  const key = link.key;
   const extras: (readonly unknown[])[] = [];
   let node = link;
   let base: readonly unknown[];
@@ -33,7 +33,7 @@ function build(owner: object): unknown[] {
     extras.push(node.extra);
     const previous = node.previous!;
     const before = links.get(previous);
-    if (before === undefined || keys.get(previous) !== key) {
+    if (before === undefined || before.key !== key) {
       base = (previous as Record<string, readonly unknown[]>)[key]!;
       break;
     }
@@ -59,8 +59,7 @@ function build(owner: object): unknown[] {
  * change. Reads give the same array every time. Returns `owner`.
  */
 export function defineAppended<T extends object>(owner: T, key: keyof T & string, previous: T, extra: readonly unknown[]): T {
-  links.set(owner, { previous, extra, built: undefined });
-  keys.set(owner, key);
+  links.set(owner, { key, previous, extra, built: undefined });
   Object.defineProperty(owner, key, { get: lazyGetter, enumerable: true, configurable: true });
   return owner;
 }
@@ -79,5 +78,16 @@ function lazyGetter(this: object): unknown[] {
 export function lazyLink(owner: object): { readonly key: string; readonly extra: readonly unknown[]; readonly previous: object } | undefined {
   const link = links.get(owner);
   if (link === undefined || link.built !== undefined) return undefined;
-  return { key: keys.get(owner)!, extra: link.extra, previous: link.previous! };
+  return link as { readonly key: string; readonly extra: readonly unknown[]; readonly previous: object };
+}
+
+/**
+ * Builds the lazy property of each of `owners` that has one (see
+ * {@link defineAppended}), once: the chain of versions it was built from
+ * is then released. For a holder that keeps a value long after its last
+ * append (a store, once the task settled).
+ */
+export function buildAppended(owners: readonly object[] | undefined): void {
+  if (owners === undefined) return;
+  for (const owner of owners) if (links.get(owner)?.built === undefined && links.has(owner)) build(owner);
 }

@@ -1,6 +1,7 @@
 import type { ListTasksResponse } from '../schema/requests.js';
-import { isTerminal, type StreamResponse, type Task } from '../schema/task.js';
+import { isSettled, isTerminal, type StreamResponse, type Task } from '../schema/task.js';
 import { cloneValue, deepFreeze, deepFreezeAgainst } from '../clone.js';
+import { buildAppended } from '../lazy-append.js';
 import { TaskListIndex } from './list-tasks.js';
 import { RemovalListeners } from './removal-listeners.js';
 import { positiveOption, resolveBounds, TaskBounds, type TaskBoundsOptions } from './task-bounds.js';
@@ -134,12 +135,15 @@ export class MemoryTaskStore implements TaskStore {
     const firstSequence = next.lastSequence + 1;
     for (const event of events) next.events.push(event);
     next.copied ||= copied;
-    if (next.events.length - next.start > this.maxEvents) next.start = next.events.length - this.maxEvents;
+    // Dropped events are let go at once; the array is shortened once they are as many as the kept ones.
+    while (next.events.length - next.start > this.maxEvents) (next.events as unknown[])[next.start++] = undefined;
     if (next.start > 0 && next.start >= next.events.length - next.start) {
       next.events = next.events.slice(next.start);
       next.start = 0;
     }
     next.task = task;
+    // A settled task's streamed artifacts are built now, once: the chain of versions they were appended through is let go.
+    if (!copied && isSettled(task.status.state)) buildAppended(task.artifacts);
     next.version += 1;
     next.lastSequence += events.length;
     if (slot === undefined) this.slots.set(id, next);
