@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../agent/agent.js';
 import { lazyLink } from '../lazy-append.js';
@@ -8,6 +5,7 @@ import type { Task } from '../schema/index.js';
 import { FileTaskStore } from '../store/file-store.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
 import type { TaskStore } from '../store/task-store.js';
+import { useTempDirs } from '../temp-dirs.js';
 import { commitOf, streamAppends, testChunk, testTask } from '../testing.js';
 import { TaskService } from './task-service.js';
 
@@ -20,14 +18,8 @@ const chunky: Agent = async (ctx) => {
   await ctx.complete('done');
 };
 
-const withDir = async (fn: (dir: string) => Promise<void>) => {
-  const dir = await mkdtemp(join(tmpdir(), 'taskwire-long-stream-'));
-  try {
-    await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-};
+const tempDir = useTempDirs('taskwire-long-stream-');
+const withDir = async (fn: (dir: string) => Promise<void>) => fn(await tempDir());
 
 /** Streams the agent's task to its end over `service`; resolves the task id after checking every event arrived once, in order. */
 async function streamed(service: TaskService): Promise<string> {
