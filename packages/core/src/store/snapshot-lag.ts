@@ -2,7 +2,10 @@
  * How far a task's stored JSON may fall behind its event log (see
  * `CommitRequest.appendOnly`): a commit that only appends logs its events
  * alone until `events` events or `ms` milliseconds have gone by since the
- * task's JSON was last written; the next commit then writes it again. State
+ * task's JSON was last written; the next commit then writes it again (a
+ * store that tells sizes, the file store, lets it lag further while the
+ * events logged since are fewer characters than the JSON: see
+ * {@link SnapshotLags.mayAppend}). State
  * changes, interruptions and terminal states always write it. Reads are
  * exact either way (they reduce the events after the snapshot); the bounds
  * only cap what a read reduces. `events: 0` writes the JSON at every commit.
