@@ -128,7 +128,7 @@ function updateStatus(task: Task, update: TaskStatusUpdateEvent): ReduceResult {
   }
   const history = withStatusMessage(task.history ?? [], task.status);
   const next: Task = { ...task, status: update.status };
-  if (history.length > 0) next.history = history;
+  if (history.length > 0) next.history = history as Message[];
   return { ok: true, task: next, duplicate: false };
 }
 
@@ -176,9 +176,13 @@ function mergedFields(current: Artifact, incoming: Artifact): Artifact {
   return merged as unknown as Artifact;
 }
 
-/** History with the outgoing status message appended (once, by messageId). */
-function withStatusMessage(history: readonly Message[], status: TaskStatus): Message[] {
+/**
+ * History with the outgoing status message appended (once, by messageId):
+ * `history` itself, shared rather than copied, when there is none to add
+ * (a status update without a message costs the same however long the history is).
+ */
+function withStatusMessage(history: readonly Message[], status: TaskStatus): readonly Message[] {
   const message = status.message;
-  if (!message || history.some((m) => m.messageId === message.messageId)) return [...history];
+  if (!message || history.some((m) => m.messageId === message.messageId)) return history;
   return [...history, message];
 }
