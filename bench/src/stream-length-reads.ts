@@ -4,9 +4,10 @@
  * waits, so the task stays working), on the memory store and the file
  * store, served over JSON-RPC in this process:
  *
- * - GetTask: wall time per call and bytes answered, so µs per KiB;
+ * - GetTask: CPU time per call (this process: server and client) and
+ *   bytes answered, so µs per KiB;
  * - SubscribeToTask resumed 20 events before the end (`afterSequence`):
- *   wall time until the last of them arrived, and bytes sent;
+ *   CPU time until the last of them arrived, and bytes sent;
  * - memory per open stream: 200 SubscribeToTask streams held open on the
  *   task (read up to date, `afterSequence` at the end, and fresh, whose
  *   first event is the task), heap growth per stream after a full GC.
@@ -62,14 +63,15 @@ function post(url: string, body: string): Promise<number> {
 
 const rpc = (method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
 
-/** Wall time (ms) of `fn`, median of `calls`, and what its last call resolved. */
+/** CPU time of this process (ms: server and client, both here) per call of `fn`, median of `calls`, and what its last call resolved. */
 async function timed<T>(calls: number, fn: () => Promise<T>): Promise<[number, T]> {
   const times: number[] = [];
   let last!: T;
   for (let i = 0; i < calls; i++) {
-    const t0 = performance.now();
+    const cpu = process.cpuUsage();
     last = await fn();
-    times.push(performance.now() - t0);
+    const used = process.cpuUsage(cpu);
+    times.push((used.user + used.system) / 1000);
   }
   return [median(times), last];
 }
@@ -104,46 +106,51 @@ async function openStreams(service: TaskService, taskId: string, afterSequence: 
   return open;
 }
 
+/** One task of `n` chunks on a fresh `kind` store: its row of the table. */
+async function measure(kind: string, n: number): Promise<string> {
+  const dir = kind === 'file' ? mkdtempSync(join(tmpdir(), 'taskwire-reads-')) : undefined;
+  const store: TaskStore = dir ? await FileTaskStore.open(dir, { fsync: false }) : createMemoryTaskStore();
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let ready!: (taskId: string) => void;
+  const streamed = new Promise<string>((resolve) => (ready = resolve));
+  const service = new TaskService({ store, agent: agentOf(ready, released) });
+  const server = await serveA2A({ service, port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${server.port}/a2a/jsonrpc`;
+  try {
+    await service.unary('SendMessage', { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: String(n) }] }, configuration: { returnImmediately: true } });
+    const taskId = await streamed;
+    const last = (await store.get(taskId))!.lastSequence;
+    const [getMs, getBytes] = await timed(CALLS, () => post(url, rpc('GetTask', { id: taskId })));
+    const [resumeMs, resumeBytes] = await timed(CALLS, () => resumed(url, taskId, last - 20, last));
+    const before = heap();
+    const upToDate = await openStreams(service, taskId, last);
+    const perUpToDate = (heap() - before) / STREAMS;
+    const fresh = await openStreams(service, taskId, undefined);
+    const perFresh = (heap() - before) / STREAMS - perUpToDate;
+    for (const stream of [...upToDate, ...fresh]) await stream.return?.();
+    return `| ${kind} | ${fmt(n)} | ${fmt(getMs, 2)} ms, ${fmt(getBytes / 1024)} KiB: ${fmt((getMs * 1000) / (getBytes / 1024), 1)} µs/KiB | ${fmt(resumeMs, 2)} ms, ${fmt(resumeBytes / 1024, 1)} KiB | ${fmt(perUpToDate / 1024, 2)} KiB | ${fmt(perFresh / 1024, 2)} KiB |`;
+  } finally {
+    release();
+    await server.close();
+    await service.close();
+    await store.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`node ${process.version}; ${CALLS} calls each (median); ${STREAMS} open streams for memory`);
+  // Warm-up: every path on every size once (the first calls of a path compile it).
+  for (const kind of ['memory', 'file']) for (const n of CHUNKS) await measure(kind, n);
   const rows: string[] = [];
   for (const kind of ['memory', 'file']) {
     for (const n of CHUNKS) {
-      const dir = kind === 'file' ? mkdtempSync(join(tmpdir(), 'taskwire-reads-')) : undefined;
-      const store: TaskStore = dir ? await FileTaskStore.open(dir, { fsync: false }) : createMemoryTaskStore();
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let ready!: (taskId: string) => void;
-      const streamed = new Promise<string>((resolve) => (ready = resolve));
-      const service = new TaskService({ store, agent: agentOf(ready, released) });
-      const server = await serveA2A({ service, port: 0, host: '127.0.0.1' });
-      const url = `http://127.0.0.1:${server.port}/a2a/jsonrpc`;
-      try {
-        await service.unary('SendMessage', { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: String(n) }] }, configuration: { returnImmediately: true } });
-        const taskId = await streamed;
-        const last = (await store.get(taskId))!.lastSequence;
-        const [getMs, getBytes] = await timed(CALLS, () => post(url, rpc('GetTask', { id: taskId })));
-        const [resumeMs, resumeBytes] = await timed(CALLS, () => resumed(url, taskId, last - 20, last));
-        const before = heap();
-        const upToDate = await openStreams(service, taskId, last);
-        const perUpToDate = (heap() - before) / STREAMS;
-        const fresh = await openStreams(service, taskId, undefined);
-        const perFresh = (heap() - before) / STREAMS - perUpToDate;
-        for (const stream of [...upToDate, ...fresh]) await stream.return?.();
-        rows.push(
-          `| ${kind} | ${fmt(n)} | ${fmt(getMs, 2)} ms, ${fmt(getBytes / 1024)} KiB: ${fmt((getMs * 1000) / (getBytes / 1024), 1)} µs/KiB | ${fmt(resumeMs, 2)} ms, ${fmt(resumeBytes / 1024, 1)} KiB | ${fmt(perUpToDate / 1024, 1)} KiB | ${fmt(perFresh / 1024, 1)} KiB |`,
-        );
-        console.log(rows.at(-1));
-      } finally {
-        release();
-        await server.close();
-        await service.close();
-        await store.close();
-        if (dir) rmSync(dir, { recursive: true, force: true });
-      }
+      rows.push(await measure(kind, n));
+      console.log(rows.at(-1));
     }
   }
-  console.log('\n| store | N | GetTask: time, size, time per KiB | SubscribeToTask resumed 20 events before the end: time, size | heap per open stream, up to date | heap per open stream, fresh (first event: the task) |');
+  console.log('\n| store | N | GetTask: CPU, size, CPU per KiB | SubscribeToTask resumed 20 events before the end: CPU, size | heap per open stream, up to date | heap per open stream, fresh (first event: the task) |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
   for (const row of rows) console.log(row);
 }
