@@ -1,3 +1,5 @@
+import { lazyLink } from './lazy-append.js';
+
 /** Deepest nesting the fast path copies; deeper values (and cycles) are left to `structuredClone`. */
 const MAX_DEPTH = 100;
 const TOO_DEEP = Symbol('too deep');
@@ -97,13 +99,17 @@ function freezeAgainst(value: unknown, previous: unknown, depth: number): boolea
   if (proto === Array.prototype) {
     const array = value as unknown[];
     const old = Array.isArray(previous) ? (previous as unknown[]) : undefined;
-    // An array made by `appended` from the previous version's: only the appended items are new (a streamed artifact's parts).
-    const from = old !== undefined && old.length > 0 && extensions.get(array)?.deref() === old ? old.length : 0;
-    for (let i = from; i < array.length; i++) if (!freezeAgainst(array[i], old?.[i], depth + 1)) return false;
+    for (let i = 0; i < array.length; i++) if (!freezeAgainst(array[i], old?.[i], depth + 1)) return false;
   } else if (proto === Object.prototype || proto === null) {
     const record = value as Record<string, unknown>;
-    // An own `__proto__` key of `previous` would read as its prototype: never compare against that.
-    for (const key in record) if (!freezeAgainst(record[key], key === '__proto__' ? undefined : before[key], depth + 1)) return false;
+    const link = lazyLink(record);
+    for (const key in record) {
+      // A property still to be built from appended items (a streamed artifact's parts): its new items are frozen below.
+      if (link !== undefined && key === link.key) continue;
+      // An own `__proto__` key of `previous` would read as its prototype: never compare against that.
+      if (!freezeAgainst(record[key], key === '__proto__' ? undefined : before[key], depth + 1)) return false;
+    }
+    if (link !== undefined && !freezeAppended(link, previous, depth + 1)) return false;
   } else {
     return false;
   }
@@ -112,24 +118,21 @@ function freezeAgainst(value: unknown, previous: unknown, depth: number): boolea
 }
 
 /**
- * Arrays made by {@link appended}, with the array they extend, held weakly:
- * a strong reference would keep every earlier version of a streamed
- * artifact's parts alive as long as the newest (a chain of n arrays of up
- * to n items: quadratic memory).
+ * Freezes what a property made by `defineAppended` holds without building
+ * it: the items each version in its chain appends, back to `previous` (the
+ * earlier version at the same place, frozen all the way down, whose items
+ * come first) or, when the chain does not lead there, back to an object
+ * whose property is then walked whole. So the n-th chunk of a streamed
+ * artifact costs what the first did.
  */
-const extensions = new WeakMap<readonly unknown[], WeakRef<readonly unknown[]>>();
-
-/**
- * `base` followed by `extra`, as a new array (`base.concat(extra)`, a copy
- * of references). {@link deepFreezeAgainst} then walks only `extra` when
- * `base` is what the previous version held at the same place: appending a
- * chunk to a streamed artifact costs the same at the 5,000th chunk as at the
- * first, apart from that copy of references.
- */
-export function appended<T>(base: readonly T[], extra: readonly T[]): T[] {
-  const out = base.concat(extra);
-  extensions.set(out, new WeakRef(base));
-  return out;
+function freezeAppended(link: NonNullable<ReturnType<typeof lazyLink>>, previous: unknown, depth: number): boolean {
+  for (let node = link; ; ) {
+    if (!freezeLevel(node.extra, depth)) return false;
+    if (node.previous === previous) return true;
+    const next = lazyLink(node.previous);
+    if (next === undefined || next.key !== link.key) return freezeLevel((node.previous as Record<string, unknown>)[link.key], depth);
+    node = next;
+  }
 }
 
 /**

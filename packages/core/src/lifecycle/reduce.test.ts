@@ -66,6 +66,11 @@ describe('reduce: status messages and history', () => {
     const task: Task = deepFreeze({ ...taskIn(WRK), history: [FIRST, QUESTION] });
     expect(accepted(reduce(task, statusEvent(CMP))).history).toStrictEqual([FIRST, QUESTION]);
   });
+
+  it('shares the history, uncopied, when no status message moves (a status update costs the same at any history length)', () => {
+    const task: Task = deepFreeze({ ...taskIn(WRK), history: [FIRST, QUESTION] });
+    expect(accepted(reduce(task, statusEvent(WRK))).history).toBe(task.history);
+  });
 });
 
 describe('reduce: continuing an interrupted task', () => {

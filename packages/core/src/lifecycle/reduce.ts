@@ -8,7 +8,8 @@ import type {
   TaskStatusUpdateEvent,
 } from '../schema/index.js';
 import { isInterrupted, isTerminal } from '../schema/index.js';
-import { appended, copyWith } from '../clone.js';
+import { copyWith } from '../clone.js';
+import { defineAppended } from '../lazy-append.js';
 import { canTransition, RESUBMITTED_STATE } from './transitions.js';
 
 /**
@@ -127,7 +128,7 @@ function updateStatus(task: Task, update: TaskStatusUpdateEvent): ReduceResult {
   }
   const history = withStatusMessage(task.history ?? [], task.status);
   const next: Task = { ...task, status: update.status };
-  if (history.length > 0) next.history = history;
+  if (history.length > 0) next.history = history as Message[];
   return { ok: true, task: next, duplicate: false };
 }
 
@@ -147,12 +148,8 @@ function updateArtifact(task: Task, update: TaskArtifactUpdateEvent): ReduceResu
         message: `Cannot append to artifact ${incoming.artifactId} of task ${task.id}: it does not exist yet; send its first chunk without append`,
       });
     }
-    const merged: Artifact = {
-      ...current,
-      ...incoming,
-      parts: appended(current.parts, incoming.parts),
-      ...(current.metadata || incoming.metadata ? { metadata: { ...current.metadata, ...incoming.metadata } } : {}),
-    };
+    // The previous parts followed by the chunk's, built when first read: the n-th chunk costs what the first did.
+    const merged = defineAppended(mergedFields(current, incoming), 'parts', current, incoming.parts);
     next = artifacts.map((a, i) => (i === index ? merged : a));
   } else {
     next = index >= 0 ? artifacts.map((a, i) => (i === index ? incoming : a)) : [...artifacts, incoming];
@@ -160,9 +157,32 @@ function updateArtifact(task: Task, update: TaskArtifactUpdateEvent): ReduceResu
   return { ok: true, task: { ...task, artifacts: next }, duplicate: false };
 }
 
-/** History with the outgoing status message appended (once, by messageId). */
-function withStatusMessage(history: readonly Message[], status: TaskStatus): Message[] {
+/**
+ * `{ ...current, ...incoming }` with the metadata of both merged (later keys
+ * win), without reading either's `parts` (the key keeps its place, its
+ * value left for the caller to set).
+ */
+function mergedFields(current: Artifact, incoming: Artifact): Artifact {
+  const merged = {} as Record<string, unknown>;
+  for (const source of [current, incoming] as Record<string, unknown>[]) {
+    for (const key of Object.keys(source)) {
+      const value = key === 'parts' ? undefined : source[key];
+      // An own `__proto__` key stays a key, never the prototype.
+      if (key === '__proto__') Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
+      else merged[key] = value;
+    }
+  }
+  if (current.metadata || incoming.metadata) merged.metadata = { ...current.metadata, ...incoming.metadata };
+  return merged as unknown as Artifact;
+}
+
+/**
+ * History with the outgoing status message appended (once, by messageId):
+ * `history` itself, shared rather than copied, when there is none to add
+ * (a status update without a message costs the same however long the history is).
+ */
+function withStatusMessage(history: readonly Message[], status: TaskStatus): readonly Message[] {
   const message = status.message;
-  if (!message || history.some((m) => m.messageId === message.messageId)) return [...history];
+  if (!message || history.some((m) => m.messageId === message.messageId)) return history;
   return [...history, message];
 }

@@ -51,8 +51,8 @@ export class EventCommits {
     // Made on the first failure only: the hot path allocates nothing for it.
     let retries: RunRetries | undefined;
     const failed = () => (retries ??= new RunRetries(run, this.parts.retryWindowMs()));
-    /** The group each attempt of unknown outcome sent, and the record it was reduced onto. */
-    const attempts = new Map<UnknownCommit, { readonly group: ReducedGroup; readonly before: TaskRecord }>();
+    /** The group each attempt of unknown outcome sent, and the record it was reduced onto (made on the first failure too). */
+    let attempts: Map<UnknownCommit, { readonly group: ReducedGroup; readonly before: TaskRecord }> | undefined;
     for (let attempt = 0; ; ) {
       let current: TaskRecord | undefined;
       try {
@@ -98,7 +98,7 @@ export class EventCommits {
             if (await failed().again(readError)) continue;
             throw readError;
           }
-          const sent = landed && attempts.get(landed.attempt);
+          const sent = landed && attempts?.get(landed.attempt);
           if (landed && sent) return this.accepted(taskId, sent.group, sent.before, landed.record, landed.attempt.lastSequence + 1, activate);
         }
         // Behind what was committed here: never reduced again onto the older record (its sequence numbers were handed out).
@@ -107,7 +107,7 @@ export class EventCommits {
         }
         // Retried on the same version: if the lost attempt landed after all, the conflict above finds it.
         const sent: UnknownCommit = { lastSequence: current.lastSequence, entry: JSON.stringify(group.entries[0]) };
-        attempts.set(sent, { group, before: current });
+        (attempts ??= new Map()).set(sent, { group, before: current });
         if (await failed().again(error, sent)) continue;
         if (!(error instanceof VersionConflictError) || ++attempt > MAX_CONFLICT_RETRIES) throw error;
         this.parts.active.delete(taskId);

@@ -123,17 +123,23 @@ export class FileTaskStore implements TaskStore {
     if (view.exists && view.owner !== request.owner) throw new OwnerMismatchError(task.id);
     if (view.version !== request.expectedVersion) throw new VersionConflictError(task.id, request.expectedVersion, view.version);
     const count = request.events.length;
-    // A chunk or a same-state status update logs its events alone while the task's JSON is recent enough (see SnapshotLags).
-    const append = request.appendOnly === true && view.exists && this.lags.mayAppend(task.id, view.version, count);
-    if (append) this.lags.appended(task.id, view.version + 1, count);
-    else this.lags.wrote(task.id, view.version + 1, isTerminal(task.status.state));
+    const events = request.events.map((event) => JSON.stringify(event));
+    let chars = 0;
+    for (const event of events) chars += event.length;
+    // A chunk or a same-state status update logs its events alone while the task's JSON is recent enough,
+    // or larger than what was logged since it (see SnapshotLags): a long stream's JSON is written again
+    // only as often as its events add as much, so the n-th chunk costs what the first did.
+    const append = request.appendOnly === true && view.exists && this.lags.mayAppend(task.id, view.version, count, chars);
+    const json = append ? undefined : JSON.stringify(task);
+    if (json === undefined) this.lags.appended(task.id, view.version + 1, count, chars);
+    else this.lags.wrote(task.id, view.version + 1, isTerminal(task.status.state), json.length);
     const input: CommitInput = {
       id: task.id,
       owner: request.owner,
       version: view.version + 1,
       firstSequence: view.lastSequence + 1,
-      task: append ? undefined : JSON.stringify(task),
-      events: request.events.map((event) => JSON.stringify(event)),
+      task: json,
+      events,
       fields: { id: task.id, contextId: task.contextId, status: { state: task.status.state, timestamp: task.status.timestamp } },
       trace: request.expectedVersion === 0 ? request.trace : undefined,
     };

@@ -1,6 +1,7 @@
 import type { ListTasksResponse } from '../schema/requests.js';
-import { isTerminal, type StreamResponse, type Task } from '../schema/task.js';
+import { isSettled, isTerminal, type StreamResponse, type Task } from '../schema/task.js';
 import { cloneValue, deepFreeze, deepFreezeAgainst } from '../clone.js';
+import { buildAppended } from '../lazy-append.js';
 import { TaskListIndex } from './list-tasks.js';
 import { RemovalListeners } from './removal-listeners.js';
 import { positiveOption, resolveBounds, TaskBounds, type TaskBoundsOptions } from './task-bounds.js';
@@ -45,8 +46,13 @@ interface Slot {
   version: number;
   owner: string;
   lastSequence: number;
-  /** The newest events, contiguous, ending at `lastSequence` (so the first is `lastSequence - events.length + 1`). */
+  /**
+   * The newest events from index `start` on, contiguous, ending at `lastSequence` (so the first kept is
+   * `lastSequence - (events.length - start) + 1`). Dropped events stay below `start` until they are as
+   * many as the kept ones; then the array is copied once: dropping costs the same per event at any length.
+   */
   events: StreamResponse[];
+  start: number;
   /** Set once the slot holds a value that is not JSON-like: it is then copied on the way out too. */
   copied: boolean;
   /** The creating request's trace context (`CommitRequest.trace`), if it had one. */
@@ -125,12 +131,19 @@ export class MemoryTaskStore implements TaskStore {
         events.push(cloneValue(event));
       }
     }
-    const next: Slot = slot ?? { task, version: 0, owner: request.owner, lastSequence: 0, events: [], copied, trace: request.trace };
+    const next: Slot = slot ?? { task, version: 0, owner: request.owner, lastSequence: 0, events: [], start: 0, copied, trace: request.trace };
     const firstSequence = next.lastSequence + 1;
     for (const event of events) next.events.push(event);
     next.copied ||= copied;
-    if (next.events.length > this.maxEvents) next.events.splice(0, next.events.length - this.maxEvents);
+    // Dropped events are let go at once; the array is shortened once they are as many as the kept ones.
+    while (next.events.length - next.start > this.maxEvents) (next.events as unknown[])[next.start++] = undefined;
+    if (next.start > 0 && next.start >= next.events.length - next.start) {
+      next.events = next.events.slice(next.start);
+      next.start = 0;
+    }
     next.task = task;
+    // A settled task's streamed artifacts are built now, once: the chain of versions they were appended through is let go.
+    if (!copied && isSettled(task.status.state)) buildAppended(task.artifacts);
     next.version += 1;
     next.lastSequence += events.length;
     if (slot === undefined) this.slots.set(id, next);
@@ -160,11 +173,11 @@ export class MemoryTaskStore implements TaskStore {
     this.check();
     const slot = this.slots.get(taskId);
     if (slot === undefined || limit <= 0) return [];
-    const first = slot.lastSequence - slot.events.length + 1;
-    const start = Math.max(0, afterSequence + 1 - first);
+    const first = slot.lastSequence - (slot.events.length - slot.start) + 1;
+    const start = slot.start + Math.max(0, afterSequence + 1 - first);
     const end = Math.min(slot.events.length, start + limit);
     const events: StoredEvent[] = [];
-    for (let i = start; i < end; i++) events.push({ sequence: first + i, event: slot.events[i]! });
+    for (let i = start; i < end; i++) events.push({ sequence: first + i - slot.start, event: slot.events[i]! });
     return slot.copied ? cloneValue(events) : events;
   }
 

@@ -31,8 +31,10 @@ export interface FileTaskStoreOptions extends TaskBoundsOptions {
   readonly compactRatio?: number;
   /**
    * How far a streaming task's logged JSON may lag its events (default: 100
-   * events or 1 s): a commit that only appends (`CommitRequest.appendOnly`:
-   * a chunk, a status update in the same state) logs its events alone in
+   * events or 1 s, and past those for as long as the events logged since
+   * the JSON are fewer characters than it, within `maxEventsPerTask`
+   * events): a commit that only appends (`CommitRequest.appendOnly`: a
+   * chunk, a status update in the same state) logs its events alone in
    * between, so each costs the same however long the task grew; reads
    * reduce the events after the JSON onto it. `{ events: 0 }` logs the
    * task with every commit.
