@@ -1,9 +1,8 @@
-import { isTerminal, timestampSortKey, type CommitRequest, type CommitResult, type SnapshotOptions } from '@taskwire/core';
+import { isTerminal, SnapshotLags, timestampSortKey, type CommitRequest, type CommitResult, type SnapshotOptions } from '@taskwire/core';
 import type pg from 'pg';
 import type { CommitNotifier } from './cluster/notifier.js';
 import { CommitBatcher } from './commit-batch.js';
 import { storable } from './database-errors.js';
-import { SnapshotSizes } from './snapshot-sizes.js';
 import { batchStatement, batchValues, type BatchedUpdate } from './task-batch-sql.js';
 import { clusterParameters, type TaskStatements } from './task-sql.js';
 
@@ -32,10 +31,11 @@ interface Batched {
  * see {@link CommitBatcher}; a replica's rows each keep their own lease
  * condition, so a lost lease refuses only its own commit); and, for a
  * commit that only appends, the events without the task's JSON while its
- * snapshot is recent enough (see {@link SnapshotSizes}).
+ * snapshot is recent enough, or the events logged since are less JSON than
+ * it (see core's `SnapshotLags.mayAppend`, told the sizes).
  */
 export class TaskCommits {
-  private readonly lags: SnapshotSizes;
+  private readonly lags: SnapshotLags;
   private readonly batcher: CommitBatcher<Batched, CommitResult> | undefined;
   /** The batch statement alone, and the one of replicas sharing the tables (keeping each row's lease). */
   private readonly batchSql: { readonly alone: string; readonly leased: string };
@@ -46,7 +46,7 @@ export class TaskCommits {
     private readonly maxEvents: number | undefined,
     options: { readonly snapshots?: SnapshotOptions | undefined; readonly batchCommits?: boolean | undefined },
   ) {
-    this.lags = new SnapshotSizes(options.snapshots, maxEvents);
+    this.lags = new SnapshotLags(options.snapshots, maxEvents);
     this.batchSql = { alone: batchStatement(schema, maxEvents !== undefined), leased: batchStatement(schema, maxEvents !== undefined, true) };
     if (options.batchCommits !== false) this.batcher = new CommitBatcher((commits) => this.commitBatch(commits));
   }
@@ -77,7 +77,7 @@ export class TaskCommits {
 
   /**
    * `update` with the task JSON, unless the commit may only append (see
-   * SnapshotSizes): never before the `snapshot-logs` contract step, while a
+   * `SnapshotLags`): never before the `snapshot-logs` contract step, while a
    * release that reads only the JSON may share the tables.
    */
   private withTask(request: CommitRequest, update: BatchedUpdate): BatchedUpdate {

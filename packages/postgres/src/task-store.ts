@@ -36,7 +36,7 @@ export interface PostgresTaskStoreOptions extends PostgresConnectionOptions, Tas
   /**
    * How far a streaming task's stored JSON may lag its event log (default:
    * 100 events or 1 s, and beyond, as long as the JSON of the events logged
-   * since is no longer than the task's: see `SnapshotSizes`): chunks and
+   * since is less than the task's: see core's `SnapshotLags`): chunks and
    * same-state status updates are logged alone in between, so each costs
    * the same however long the task grew. `events: 0` writes the JSON at
    * every commit. Reads are exact regardless (see {@link SnapshotOptions}).
