@@ -1,6 +1,6 @@
 import type { SendMessageRequest } from '@a2a-js/sdk';
 import type { AgentExecutionEvent, AgentExecutor, RequestContext, ServerCallContext, User } from '@a2a-js/sdk/server';
-import type { Agent, AgentContext, Principal, TaskState } from '@taskwire/core';
+import type { Agent, AgentCard, AgentContext, Principal, TaskState } from '@taskwire/core';
 import { A2AError, isTerminal } from '@taskwire/core';
 import { AdapterEventBus } from './event-bus.js';
 import { fromJsArtifact, fromJsMessage, fromJsState, toJsMessage, toJsState, toJsTask } from './shapes.js';
@@ -22,9 +22,25 @@ export interface FromA2AExecutorOptions {
    * unauthenticated one when the call has no principal.
    */
   readonly user?: (principal: Principal | undefined) => User;
-  /** The tenant the executor sees (`requestContext.context.tenant`); Taskwire's agent context does not carry it. */
+  /**
+   * The card the service serves: with it the executor sees, as on a2a-js,
+   * only the requested extensions the card declares
+   * (`requestContext.context.requestedExtensions`); without it, all of them.
+   */
+  readonly card?: Pick<AgentCard, 'capabilities'>;
+  /** The tenant the executor sees (`requestContext.context.tenant` and `request.tenant`). Default: the call's tenant, as a2a-js gives it. */
   readonly tenant?: (context: AgentContext) => string | undefined;
+  /**
+   * How long a CancelTask waits, in ms, for the executor to end the task
+   * itself once `cancelTask(taskId, eventBus)` was called (its own canceled
+   * status, with its message, is then what the client gets); past it the
+   * task is canceled without it and the run ends. Default 2000.
+   */
+  readonly cancelGraceMs?: number;
 }
+
+/** The default of {@link FromA2AExecutorOptions.cancelGraceMs}. */
+const DEFAULT_CANCEL_GRACE_MS = 2000;
 
 /**
  * Turns an `@a2a-js/sdk` 1.x `AgentExecutor` into a Taskwire {@link Agent},
@@ -42,19 +58,24 @@ export interface FromA2AExecutorOptions {
  * blocking send; a second `task` or `message` is UnsupportedOperation. An
  * executor that throws fails its task with `Agent execution error: <message>`.
  * CancelTask, from any transport or replica, aborts the run and calls
- * `cancelTask(taskId, eventBus)`; what the executor publishes after that is
- * dropped (the task is already canceled), and the run ends without waiting
- * for `execute` (an executor that never stops cannot hold up a shutdown).
+ * `cancelTask(taskId, eventBus)`. On the replica running the task, the
+ * agent carries `cancelGraceMs`: the cancel waits that long for the executor
+ * to end the task, as a2a-js waits for it, so its own canceled status (with
+ * its message) is the one the client gets; a cancel made on another replica
+ * cancels the task at once, and the executor's status is then dropped. The
+ * run ends at the latest when the grace has passed (an executor that never
+ * stops holds up neither the cancel nor a shutdown, which ends it at once).
  * Otherwise the run ends when `execute` settles or the executor calls
  * `finished()`, whichever comes first; a task left unsettled is then
  * completed.
  */
 export function fromA2AExecutor(executor: AgentExecutor, options: FromA2AExecutorOptions = {}): Agent {
-  return async (ctx) => {
+  const cancelGraceMs = options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
+  const agent = async (ctx: AgentContext): Promise<void> => {
     const taskId = ctx.task.id;
     const contextId = ctx.task.contextId;
     const request: SendMessageRequest = {
-      tenant: options.tenant?.(ctx) ?? '',
+      tenant: (options.tenant ? options.tenant(ctx) : ctx.tenant) ?? '',
       message: { ...toJsMessage(ctx.message), taskId, contextId },
       configuration: undefined,
       metadata: undefined,
@@ -64,11 +85,13 @@ export function fromA2AExecutor(executor: AgentExecutor, options: FromA2AExecuto
     const run = new RunPump(ctx, fromJsState(requestContext.task?.status?.state));
     bus.on('event', (event) => run.push(event));
     const finished = new Promise<void>((resolve) => bus.on('finished', resolve));
-    // Canceled (or the service is closing): the executor is told, and the run ends without waiting for it to stop.
+    // Canceled: the executor is told, and has the grace to say so itself; the service closing ends the run at once.
     let aborted!: () => void;
     const abort = new Promise<void>((resolve) => (aborted = resolve));
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
     const onAbort = (): void => {
-      aborted();
+      if ((ctx.signal.reason as Error | undefined)?.name === 'ServiceClosing') aborted();
+      else graceTimer = setTimeout(aborted, cancelGraceMs);
       void Promise.resolve()
         .then(() => executor.cancelTask(taskId, bus))
         .catch(() => undefined);
@@ -83,6 +106,7 @@ export function fromA2AExecutor(executor: AgentExecutor, options: FromA2AExecuto
       await run.drained();
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
+      clearTimeout(graceTimer);
     }
     if (run.failure) throw run.failure;
     if (thrown && !ctx.signal.aborted && !run.answered) {
@@ -90,12 +114,15 @@ export function fromA2AExecutor(executor: AgentExecutor, options: FromA2AExecuto
       await ctx.fail(`Agent execution error: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
+  return Object.assign(agent, { cancelGraceMs });
 }
 
 function makeRequestContext(ctx: AgentContext, request: SendMessageRequest, options: FromA2AExecutorOptions): RequestContext {
   const principal = ctx.principal;
   const user: User = options.user?.(principal) ?? (principal ? { isAuthenticated: true, userName: principal.id } : { isAuthenticated: false, userName: '' });
-  const requestedExtensions = [...(ctx.extensions.requested.length > 0 ? ctx.extensions.requested : (ctx.message.extensions ?? []))];
+  const requested = ctx.extensions.requested.length > 0 ? ctx.extensions.requested : (ctx.message.extensions ?? []);
+  const declared = options.card && new Set((options.card.capabilities.extensions ?? []).map((extension) => extension.uri));
+  const requestedExtensions = declared ? requested.filter((uri) => declared.has(uri)) : [...requested];
   const tenant = request.tenant || undefined;
   const callContext = options.ServerCallContext
     ? new options.ServerCallContext({ user, tenant, requestedExtensions, requestedVersion: '1.0' })
@@ -182,8 +209,9 @@ class RunPump {
 
   private async commit(event: AgentExecutionEvent): Promise<void> {
     const ctx = this.ctx;
-    // Canceled: the task is final already; the executor's own canceled update has nowhere to go.
-    if (this.stopped || ctx.signal.aborted) return;
+    // After a cancel the executor's events still go in (its own canceled status, within the grace); once the task is
+    // final they are refused, and dropped below.
+    if (this.stopped) return;
     try {
       await this.apply(event);
     } catch (error) {

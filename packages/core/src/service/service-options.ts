@@ -92,6 +92,18 @@ export interface TaskServiceOptions {
    * renew its lease stops its runs).
    */
   readonly storeRetryMs?: number;
+  /**
+   * How long CancelTask gives a run of the task in this process to end the
+   * task itself, in ms: the run's signal aborts first, and the cancel
+   * answers as soon as the run has ended (or the grace has passed) with the
+   * task as the agent left it: canceled by the agent (its own status
+   * message reaches the client), TaskNotCancelable when it finished
+   * otherwise, and canceled by the service when it is still going. Default:
+   * the agent's own `cancelGraceMs`, else 0 (the task is canceled at once,
+   * then the signal aborts). A cancel of a task running in another process
+   * cancels it at once.
+   */
+  readonly cancelGraceMs?: number;
 }
 
 /** Every operation of the method table as a service method: unary ones resolve, stream ones open a stream. */

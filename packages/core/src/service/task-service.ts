@@ -172,21 +172,35 @@ export class TaskService implements A2AHandlers {
         taskId: params.id,
       });
     }
+    const reason = `Task ${params.id} was canceled`;
+    const grace = this.options.cancelGraceMs ?? this.options.agent.cancelGraceMs ?? 0;
+    // The run here gets the grace to end its task itself (its own canceled status, with a message); what it left is canceled below.
+    if (grace > 0 && this.runner.isRunning(params.id)) {
+      await this.runner.abortAndWait(params.id, reason, grace);
+      const now = await this.visible(params.id, context, params.tenant);
+      if (isTerminal(now.task.status.state)) return this.canceledOrNot(now, record, context);
+    }
     try {
       const applied = await this.engine.apply(params.id, {
         statusUpdate: { taskId: params.id, contextId: record.task.contextId, status: { state: 'TASK_STATE_CANCELED' } },
       });
-      this.runner.abort(params.id, `Task ${params.id} was canceled`);
+      this.runner.abort(params.id, reason);
       this.observer.canceled(params.id, record.trace, callTraceOf(context));
       return this.project(applied.record.task);
     } catch (error) {
       if (!(error instanceof TransitionFailure)) throw error;
-      const now = await this.visible(params.id, context, params.tenant);
-      if (now.task.status.state === 'TASK_STATE_CANCELED') return this.project(now.task);
-      throw new A2AError('TaskNotCancelable', `Task ${params.id} finished (${now.task.status.state}) before it could be canceled`, {
-        taskId: params.id,
-      });
+      return this.canceledOrNot(await this.visible(params.id, context, params.tenant));
     }
+  }
+
+  /** A cancel's answer once its task is terminal: the task when canceled (observed, given `was` and the call), else TaskNotCancelable. */
+  private canceledOrNot(now: TaskRecord, was?: TaskRecord, context?: CallContext): Task {
+    const taskId = now.task.id;
+    if (now.task.status.state !== 'TASK_STATE_CANCELED') {
+      throw new A2AError('TaskNotCancelable', `Task ${taskId} finished (${now.task.status.state}) before it could be canceled`, { taskId });
+    }
+    if (was && context) this.observer.canceled(taskId, was.trace, callTraceOf(context));
+    return this.project(now.task);
   }
 
   async SubscribeToTask(params: ParsedParamsOf<'SubscribeToTask'>, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
