@@ -1,9 +1,9 @@
 import type { SendMessageRequest } from '@a2a-js/sdk';
-import type { AgentExecutionEvent, AgentExecutor, RequestContext, ServerCallContext, User } from '@a2a-js/sdk/server';
-import type { Agent, AgentCard, AgentContext, Principal, TaskState } from '@taskwire/core';
-import { A2AError, isTerminal } from '@taskwire/core';
-import { AdapterEventBus } from './event-bus.js';
-import { fromJsArtifact, fromJsMessage, fromJsState, toJsMessage, toJsState, toJsTask } from './shapes.js';
+import type { AgentExecutor, RequestContext, ServerCallContext, User } from '@a2a-js/sdk/server';
+import type { Agent, AgentCard, AgentContext, Principal } from '@taskwire/core';
+import { PlainCallContext } from './call-context.js';
+import { ExecutorRun, type RunSettings } from './executor-run.js';
+import { toJsMessage, toJsState, toJsTask } from './shapes.js';
 
 /** What {@link fromA2AExecutor} may be given. */
 export interface FromA2AExecutorOptions {
@@ -70,196 +70,56 @@ const DEFAULT_CANCEL_GRACE_MS = 2000;
  * completed.
  */
 export function fromA2AExecutor(executor: AgentExecutor, options: FromA2AExecutorOptions = {}): Agent {
-  const cancelGraceMs = options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
-  const agent = async (ctx: AgentContext): Promise<void> => {
-    const taskId = ctx.task.id;
-    const contextId = ctx.task.contextId;
-    const request: SendMessageRequest = {
-      tenant: (options.tenant ? options.tenant(ctx) : ctx.tenant) ?? '',
-      message: { ...toJsMessage(ctx.message), taskId, contextId },
-      configuration: undefined,
-      metadata: undefined,
-    };
-    const requestContext = makeRequestContext(ctx, request, options);
-    const bus = new AdapterEventBus();
-    const run = new RunPump(ctx, fromJsState(requestContext.task?.status?.state));
-    bus.on('event', (event) => run.push(event));
-    const finished = new Promise<void>((resolve) => bus.on('finished', resolve));
-    // Canceled: the executor is told, and has the grace to say so itself; the service closing ends the run at once.
-    let aborted!: () => void;
-    const abort = new Promise<void>((resolve) => (aborted = resolve));
-    let graceTimer: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = (): void => {
-      if ((ctx.signal.reason as Error | undefined)?.name === 'ServiceClosing') aborted();
-      else graceTimer = setTimeout(aborted, cancelGraceMs);
-      void Promise.resolve()
-        .then(() => executor.cancelTask(taskId, bus))
-        .catch(() => undefined);
-    };
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    let thrown: { error: unknown } | undefined;
-    try {
-      const executed = Promise.resolve()
-        .then(() => executor.execute(requestContext, bus))
-        .catch((error: unknown) => void (thrown = { error }));
-      await Promise.race([executed, finished, abort]);
-      await run.drained();
-    } finally {
-      ctx.signal.removeEventListener('abort', onAbort);
-      clearTimeout(graceTimer);
-    }
-    if (run.failure) throw run.failure;
-    if (thrown && !ctx.signal.aborted && !run.answered) {
-      const error = thrown.error;
-      await ctx.fail(`Agent execution error: ${error instanceof Error ? error.message : String(error)}`);
-    }
+  const declared = options.card && new Set((options.card.capabilities.extensions ?? []).map((extension) => extension.uri));
+  const settings: RunSettings = {
+    executor,
+    cancelGraceMs: options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS,
+    requestContext: (ctx) => makeRequestContext(ctx, options, declared),
   };
-  return Object.assign(agent, { cancelGraceMs });
+  const agent = (ctx: AgentContext): Promise<void> => new ExecutorRun(settings, ctx).run();
+  return Object.assign(agent, { cancelGraceMs: settings.cancelGraceMs });
 }
 
-function makeRequestContext(ctx: AgentContext, request: SendMessageRequest, options: FromA2AExecutorOptions): RequestContext {
+function makeRequestContext(ctx: AgentContext, options: FromA2AExecutorOptions, declared: ReadonlySet<string> | undefined): RequestContext {
+  const taskId = ctx.task.id;
+  const contextId = ctx.task.contextId;
+  const message = toJsMessage(ctx.message);
+  message.taskId = taskId;
+  message.contextId = contextId;
+  const request: SendMessageRequest = {
+    tenant: (options.tenant ? options.tenant(ctx) : ctx.tenant) ?? '',
+    message,
+    configuration: undefined,
+    metadata: undefined,
+  };
   const principal = ctx.principal;
   const user: User = options.user?.(principal) ?? (principal ? { isAuthenticated: true, userName: principal.id } : { isAuthenticated: false, userName: '' });
   const requested = ctx.extensions.requested.length > 0 ? ctx.extensions.requested : (ctx.message.extensions ?? []);
-  const declared = options.card && new Set((options.card.capabilities.extensions ?? []).map((extension) => extension.uri));
   const requestedExtensions = declared ? requested.filter((uri) => declared.has(uri)) : [...requested];
   const tenant = request.tenant || undefined;
   const callContext = options.ServerCallContext
     ? new options.ServerCallContext({ user, tenant, requestedExtensions, requestedVersion: '1.0' })
-    : (plainCallContext(user, tenant, requestedExtensions) as unknown as ServerCallContext);
+    : (new PlainCallContext(user, tenant, requestedExtensions) as unknown as ServerCallContext);
   // a2a-js hands a follow-up turn the task still in its interrupted state, the user's message last in its history.
   // Taskwire's context has it moved on (submitted) and does not say which interruption it was: input-required, the usual one.
   const task = ctx.isContinuation ? { ...toJsTask(ctx.task), status: { state: toJsState('TASK_STATE_INPUT_REQUIRED'), message: undefined, timestamp: ctx.task.status.timestamp } } : undefined;
-  const referenceTasks = ctx.referencedTasks.map(toJsTask);
-  const taskId = ctx.task.id;
-  const contextId = ctx.task.contextId;
+  const referenceTasks = ctx.referencedTasks.length > 0 ? ctx.referencedTasks.map(toJsTask) : [];
   if (options.RequestContext) return new options.RequestContext(request, taskId, contextId, callContext, task, referenceTasks);
-  return {
-    request,
-    taskId,
-    contextId,
-    context: callContext,
-    task,
-    referenceTasks,
-    get userMessage() {
-      return request.message!;
-    },
-  } as RequestContext;
+  return new PlainRequestContext(request, taskId, contextId, callContext, task, referenceTasks) as unknown as RequestContext;
 }
 
-/** The fields and methods of a2a-js's ServerCallContext, as a plain object. */
-function plainCallContext(user: User, tenant: string | undefined, requested: string[]) {
-  let activated: string[] | undefined;
-  let requestedExtensions: string[] | undefined = requested;
-  const state = new Map<string, unknown>();
-  return {
-    tenant,
-    user,
-    requestedVersion: '1.0',
-    state,
-    get requestedExtensions() {
-      return requestedExtensions;
-    },
-    get activatedExtensions() {
-      return activated;
-    },
-    addActivatedExtension(uri: string) {
-      if (!activated?.includes(uri)) activated = [...(activated ?? []), uri];
-    },
-    setRequestedExtensions(extensions: string[] | undefined) {
-      requestedExtensions = extensions;
-    },
-    setTenant(value: string) {
-      this.tenant = value;
-    },
-  };
-}
-
-type Pattern = 'undetermined' | 'message' | 'task';
-
-/**
- * Commits what an executor publishes, one event at a time and in order (the
- * bus is synchronous; commits are not), following a2a-js's stream pattern.
- */
-class RunPump {
-  private pattern: Pattern = 'undetermined';
-  private chain: Promise<void> = Promise.resolve();
-  private stopped = false;
-  /** The first error of a commit that the run must end with. */
-  failure: unknown = undefined;
-
-  /** `given` is the state of the task the executor was handed (a follow-up turn's), which its Task event may repeat. */
+/** The fields of a2a-js's RequestContext, without its class. */
+class PlainRequestContext {
   constructor(
-    private readonly ctx: AgentContext,
-    private readonly given: TaskState | undefined,
+    readonly request: SendMessageRequest,
+    readonly taskId: string,
+    readonly contextId: string,
+    readonly context: ServerCallContext,
+    readonly task: RequestContext['task'],
+    readonly referenceTasks: RequestContext['referenceTasks'],
   ) {}
 
-  /** True when the executor answered with a message (no task) or the call was refused. */
-  get answered(): boolean {
-    return this.pattern === 'message' || this.stopped;
-  }
-
-  push(event: AgentExecutionEvent): void {
-    this.chain = this.chain.then(() => this.commit(event));
-  }
-
-  drained(): Promise<void> {
-    return this.chain;
-  }
-
-  private async commit(event: AgentExecutionEvent): Promise<void> {
-    const ctx = this.ctx;
-    // After a cancel the executor's events still go in (its own canceled status, within the grace); once the task is
-    // final they are refused, and dropped below.
-    if (this.stopped) return;
-    try {
-      await this.apply(event);
-    } catch (error) {
-      if (ctx.signal.aborted) return;
-      this.stopped = true;
-      this.failure ??= error;
-    }
-  }
-
-  private async apply(event: AgentExecutionEvent): Promise<void> {
-    const ctx = this.ctx;
-    if (this.pattern === 'undetermined') {
-      if (event.kind === 'message') {
-        this.pattern = 'message';
-        const message = fromJsMessage(event.data);
-        return ctx.reply({ parts: message.parts, ...(message.metadata && { metadata: message.metadata }), ...(message.extensions && { extensions: message.extensions }) });
-      }
-      if (event.kind === 'task') {
-        this.pattern = 'task';
-        const state = fromJsState(event.data.status?.state);
-        // A Task event sets the scene; a state of its own (not the one the executor was handed) is a status change.
-        if (state && state !== 'TASK_STATE_SUBMITTED' && state !== this.given && state !== ctx.task.status.state) return this.status(state, event.data.status?.message, undefined);
-        return;
-      }
-      this.stopped = true;
-      return ctx.refuse(new A2AError('UnsupportedOperation', `Received ${event.kind} before initial 'Message'/'Task' event.`), {
-        blocking: new A2AError('Internal', `The agent published a ${event.kind} before its Task or Message event`),
-      });
-    }
-    // A message answered the call: there is no task for anything after it.
-    if (this.pattern === 'message') return;
-    if (event.kind === 'statusUpdate') {
-      const state = fromJsState(event.data.status?.state);
-      if (state === undefined) throw new A2AError('InvalidAgentResponse', 'The agent published a status update without a state');
-      return this.status(state, event.data.status?.message, event.data.metadata);
-    }
-    if (event.kind === 'artifactUpdate') {
-      const { artifact, append, lastChunk, metadata } = event.data;
-      if (!artifact) throw new A2AError('InvalidAgentResponse', 'The agent published an artifact update without an artifact');
-      return ctx.emit({ kind: 'artifact', artifact: fromJsArtifact(artifact), append: append || undefined, lastChunk: lastChunk || undefined, metadata });
-    }
-    this.stopped = true;
-    return ctx.refuse(new A2AError('UnsupportedOperation', `Stream ordering violation: received ${event.kind} in task lifecycle stream.`));
-  }
-
-  private async status(state: TaskState, message: Parameters<typeof fromJsMessage>[0] | undefined, metadata: Record<string, unknown> | undefined): Promise<void> {
-    const say = message ? (({ role: _role, messageId, ...rest }) => ({ ...rest, messageId }))(fromJsMessage(message)) : undefined;
-    await this.ctx.emit({ kind: 'status', state, message: say, metadata });
-    if (isTerminal(state)) this.stopped = true;
+  get userMessage(): SendMessageRequest['message'] {
+    return this.request.message;
   }
 }

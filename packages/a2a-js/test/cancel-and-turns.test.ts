@@ -91,7 +91,7 @@ describe('an a2a-js executor on Taskwire: cancels and turns over any transport',
   });
 
   it("a cancel over gRPC reaches the cancellable sample's cancelTask while its stream runs over JSON-RPC", async () => {
-    const executor = new CancellableAgentExecutor(50);
+    const executor = new CancellableAgentExecutor(250);
     // What the executor is told and what it publishes, seen from outside it.
     const cancels: string[] = [];
     const published: string[] = [];
@@ -118,9 +118,9 @@ describe('an a2a-js executor on Taskwire: cancels and turns over any transport',
     // cancelTask was called with the task, and the executor stopped at its next step, saying so.
     const taskId = (events[0]!.response as { task: { id: string } }).task.id;
     expect(cancels).toEqual([taskId]);
-    expect(published).toEqual(['task', 'TASK_STATE_WORKING', expect.stringMatching(/^TASK_STATE_CANCELED Task cancelled by user at step [1-4]\/5\.$/)]);
+    expect(published).toEqual(['task', 'TASK_STATE_WORKING', expect.stringMatching(/^TASK_STATE_CANCELED Task cancelled by user at step [1-5]\/5\.$/)]);
     // Its own canceled status is the one the cancel answers with, the stream ends with and the task keeps, as on a2a-js.
-    const said = { state: 'TASK_STATE_CANCELED', message: { role: 'ROLE_AGENT', parts: [{ text: expect.stringMatching(/^Task cancelled by user at step [1-4]\/5\.$/) }] } };
+    const said = { state: 'TASK_STATE_CANCELED', message: { role: 'ROLE_AGENT', parts: [{ text: expect.stringMatching(/^Task cancelled by user at step [1-5]\/5\.$/) }] } };
     expect(canceled?.status).toMatchObject(said);
     expect(events.at(-1)!.response).toMatchObject({ statusUpdate: { status: said } });
     expect((await canceling.getTask({ id: taskId })).status).toMatchObject(said);
