@@ -21,7 +21,7 @@ import { freshDatabases, type Databases } from './readme-commands/databases.js';
 const root = join(import.meta.dirname, '..');
 const app = join(root, '.readme-examples', 'app');
 /** Third-party packages the examples import, and the types they use. */
-const EXTRA = ['@types/node', '@types/ws', '@types/express', '@types/pg', 'express', 'fastify', '@trpc/client', 'ws', '@opentelemetry/api', 'ai', 'zod', '@a2a-js/sdk', 'hono', '@hono/node-server'];
+const EXTRA = ['@types/node', '@types/ws', '@types/express', '@types/pg', 'express', 'fastify', '@trpc/client', 'ws', '@opentelemetry/api', 'ai', 'zod', '@a2a-js/sdk', 'hono', '@hono/node-server', 'kysely'];
 /** The push-secret keys the postgres README's example reads (32 random bytes each, base64). */
 const PUSH_KEYS = { PUSH_KEY_2026_11: randomBytes(32).toString('base64'), PUSH_KEY_2026_05: randomBytes(32).toString('base64') };
 const database = process.env.TASKWIRE_TEST_DATABASE_URL;

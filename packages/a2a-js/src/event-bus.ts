@@ -11,6 +11,9 @@ export class AdapterEventBus implements ExecutionEventBus {
   private readonly listeners = { event: [] as Array<EventListener>, finished: [] as Array<FinishedListener> };
   private done = false;
 
+  /** `sink`, when given, gets every event and `finished()` before the listeners do. */
+  constructor(private readonly sink?: { event(event: AgentExecutionEvent): void; finished(): void }) {}
+
   /** True once `finished()` was called. */
   get isFinished(): boolean {
     return this.done;
@@ -18,13 +21,15 @@ export class AdapterEventBus implements ExecutionEventBus {
 
   publish(event: AgentExecutionEvent): void {
     if (this.done) return;
-    for (const listener of [...this.listeners.event]) listener(event);
+    this.sink?.event(event);
+    if (this.listeners.event.length > 0) for (const listener of [...this.listeners.event]) listener(event);
   }
 
   finished(): void {
     if (this.done) return;
     this.done = true;
-    for (const listener of [...this.listeners.finished]) listener();
+    this.sink?.finished();
+    if (this.listeners.finished.length > 0) for (const listener of [...this.listeners.finished]) listener();
   }
 
   on(eventName: 'event', listener: EventListener): this;

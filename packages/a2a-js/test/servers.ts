@@ -65,7 +65,7 @@ const jsClientOf = (url: string) => async (binding: 'JSONRPC' | 'HTTP+JSON') => 
 
 /** Serves `executor` on the @a2a-js/sdk 1.3.0 server (express), as its users do. */
 export async function serveOnA2AJs(executor: AgentExecutor, agentCard: AgentCard): Promise<Served> {
-  const jsCard = { ...agentCard, supportedInterfaces: [] as unknown[], securitySchemes: {}, securityRequirements: [], signatures: [], capabilities: { ...agentCard.capabilities, extensions: [] } } as unknown as JsAgentCard;
+  const jsCard = { ...agentCard, supportedInterfaces: [] as unknown[], securitySchemes: {}, securityRequirements: [], signatures: [], capabilities: { ...agentCard.capabilities, extensions: agentCard.capabilities.extensions ?? [] } } as unknown as JsAgentCard;
   const requestHandler = new DefaultRequestHandler(jsCard, new InMemoryTaskStore(), executor);
   const app = express();
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));

@@ -33,6 +33,8 @@ export interface AgentContext {
   readonly principal: Principal | undefined;
   /** True when this run continues an input-required or auth-required task. */
   readonly isContinuation: boolean;
+  /** The tenant of the call that started the run (the request's `tenant`, or the transport's from its path); undefined without one. */
+  readonly tenant?: string | undefined;
   /**
    * The A2A extensions the request asked for (`requested`), and
    * `activate(uri)` for those this run applies: the activated set goes back
@@ -42,7 +44,12 @@ export interface AgentContext {
    * `uri` was not requested.
    */
   readonly extensions: AgentExtensions;
-  /** Aborted when the task is canceled (or the service closes). */
+  /**
+   * Aborted when the task is canceled (or the service closes). With a
+   * cancel grace (the agent's `cancelGraceMs`, or the service's) the task
+   * is not canceled yet when it aborts: the agent may end it itself within
+   * the grace (its own canceled status, with a message saying why).
+   */
   readonly signal: AbortSignal;
   /** The user text of the message: its text parts joined with newlines. */
   readonly text: string;
@@ -82,8 +89,12 @@ export interface AgentContext {
  *
  * When it returns without having reached a terminal or interrupted state the
  * task is completed; when it throws the task fails with the error's message.
+ *
+ * `cancelGraceMs`, when set, is how long a CancelTask of a task this agent
+ * is running waits, once the run's signal has aborted, for the agent to end
+ * the task itself (see `TaskServiceOptions.cancelGraceMs`, which overrides it).
  */
-export type Agent = (context: AgentContext) => Promise<void> | AsyncIterable<AgentEvent>;
+export type Agent = ((context: AgentContext) => Promise<void> | AsyncIterable<AgentEvent>) & { readonly cancelGraceMs?: number };
 
 /** The text parts of a message joined with newlines. */
 export function textOf(message: Pick<Message, 'parts'>): string {

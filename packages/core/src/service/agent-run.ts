@@ -35,6 +35,8 @@ export interface RunInput {
   readonly referencedTasks: readonly Task[];
   readonly principal: Principal | undefined;
   readonly isContinuation: boolean;
+  /** The tenant of the call that started the run, if any. */
+  readonly tenant?: string | undefined;
   /** The call's extensions: requested, and where the agent's activations go (sealed at its first event). */
   readonly extensions?: ExtensionActivation | undefined;
   /** Trace context (W3C traceparents): the request that started this run, and the one that created the task. */
@@ -80,6 +82,19 @@ export class AgentRunner {
     const handle = this.controllers.get(taskId);
     if (handle === undefined || (epoch !== undefined && handle.epoch !== epoch)) return;
     handle.abort(new A2AError('UnsupportedOperation', reason));
+  }
+
+  /**
+   * Aborts the current run of `taskId` with `reason` and resolves once that
+   * run has ended or `withinMs` have passed, whichever comes first (at once
+   * when none is in progress).
+   */
+  async abortAndWait(taskId: string, reason: string, withinMs: number): Promise<void> {
+    const handle = this.controllers.get(taskId);
+    if (handle === undefined) return;
+    this.abort(taskId, reason);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([handle.ended, new Promise((resolve) => (timer = setTimeout(resolve, withinMs)))]).finally(() => clearTimeout(timer));
   }
 
   /** Aborts every run (service shutdown); their tasks fail, saying the server stopped. */
@@ -128,13 +143,13 @@ export class AgentRunner {
     this.engine.newTasks.bind(taskId, handle);
     this.controllers.set(taskId, handle);
     this.handles.add(handle);
-    return this.run(input, handle, from.references).finally(() => {
+    return (handle.ended = this.run(input, handle, from.references).finally(() => {
       this.handles.delete(handle);
       // Only the task's current run lets it go: an older run ending late must not drop a newer run's record or lease.
       if (this.controllers.get(taskId) !== handle) return;
       this.controllers.delete(taskId);
       this.engine.deactivate(taskId, handle.epoch);
-    });
+    }));
   }
 
   private async run(input: RunInput, handle: RunHandle, references: Promise<readonly Task[]> | undefined): Promise<void> {

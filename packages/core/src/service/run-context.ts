@@ -24,6 +24,8 @@ export class RunHandle {
   settled = false;
   /** The reason given to the first {@link abort}. */
   reason: unknown = undefined;
+  /** Resolves once the run has ended (set when it starts). */
+  ended: Promise<void> | undefined = undefined;
 
   /** The run's signal: aborted with {@link reason} once {@link abort} is called (before or after this read). */
   get signal(): AbortSignal {
@@ -50,6 +52,7 @@ export interface RunContextInit {
   readonly referencedTasks: readonly Task[];
   readonly principal: Principal | undefined;
   readonly isContinuation: boolean;
+  readonly tenant?: string | undefined;
   readonly extensions?: ExtensionActivation | undefined;
 }
 
@@ -66,6 +69,7 @@ export class RunContext implements AgentContext {
   readonly referencedTasks: readonly Task[];
   readonly principal: Principal | undefined;
   readonly isContinuation: boolean;
+  readonly tenant: string | undefined;
   readonly extensions: AgentExtensions;
   readonly #handle: RunHandle;
   readonly #emit: (event: AgentEvent) => Promise<void>;
@@ -78,6 +82,7 @@ export class RunContext implements AgentContext {
     this.referencedTasks = init.referencedTasks;
     this.principal = init.principal;
     this.isContinuation = init.isContinuation;
+    this.tenant = init.tenant;
     this.extensions = init.extensions ?? NO_EXTENSIONS;
     this.#handle = handle;
     this.#emit = emit;

@@ -93,6 +93,18 @@ export interface TaskServiceOptions {
    */
   readonly storeRetryMs?: number;
   /**
+   * How long CancelTask gives a run of the task in this process to end the
+   * task itself, in ms: the run's signal aborts first, and the cancel
+   * answers as soon as the run has ended (or the grace has passed) with the
+   * task as the agent left it: canceled by the agent (its own status
+   * message reaches the client), TaskNotCancelable when it finished
+   * otherwise, and canceled by the service when it is still going. Default:
+   * the agent's own `cancelGraceMs`, else 0 (the task is canceled at once,
+   * then the signal aborts). A cancel of a task running in another process
+   * cancels it at once.
+   */
+  readonly cancelGraceMs?: number;
+  /**
    * Opt-ins to what the next protocol version (A2A 1.1, not yet released)
    * is taking up. With `v1_1: true`, a first SendMessage (one that names no
    * task) sent with an `Idempotency-Key` is idempotent: the same key from

@@ -117,7 +117,8 @@ export class TaskIntake {
     const taskId = record.task.id;
     const startedBy = callTraceOf(context)?.traceparent;
     const trace = startedBy !== undefined || record.trace !== undefined ? { startedBy, origin: record.trace } : undefined;
-    const input = { task: record.task, message, referencedTasks: [] as Task[], principal: context.principal, isContinuation, trace, extensions: activationOf(context) };
+    const tenant = params.tenant || context.tenant || undefined;
+    const input = { task: record.task, message, referencedTasks: [] as Task[], principal: context.principal, isContinuation, tenant, trace, extensions: activationOf(context) };
     // Without referenceTaskIds the agent starts at once, with no hop through a store read.
     const references = message.referenceTaskIds?.length ? this.references(message.referenceTaskIds, ownerOf(context, params.tenant)) : undefined;
     // A stored task was claimed for this run by the commit that made this record: the lease held here has its epoch

@@ -190,21 +190,35 @@ export class TaskService implements A2AHandlers {
         taskId: params.id,
       });
     }
+    const reason = `Task ${params.id} was canceled`;
+    const grace = this.options.cancelGraceMs ?? this.options.agent.cancelGraceMs ?? 0;
+    // The run here gets the grace to end its task itself (its own canceled status, with a message); what it left is canceled below.
+    if (grace > 0 && this.runner.isRunning(params.id)) {
+      await this.runner.abortAndWait(params.id, reason, grace);
+      const now = await this.visible(params.id, context, params.tenant);
+      if (isTerminal(now.task.status.state)) return this.canceledOrNot(now, context, record);
+    }
     try {
       const applied = await this.engine.apply(params.id, {
         statusUpdate: { taskId: params.id, contextId: record.task.contextId, status: { state: 'TASK_STATE_CANCELED' } },
       });
-      this.runner.abort(params.id, `Task ${params.id} was canceled`);
+      this.runner.abort(params.id, reason);
       this.observer.canceled(params.id, record.trace, callTraceOf(context));
       return this.answer(applied.record, context);
     } catch (error) {
       if (!(error instanceof TransitionFailure)) throw error;
-      const now = await this.visible(params.id, context, params.tenant);
-      if (now.task.status.state === 'TASK_STATE_CANCELED') return this.answer(now, context);
-      throw new A2AError('TaskNotCancelable', `Task ${params.id} finished (${now.task.status.state}) before it could be canceled`, {
-        taskId: params.id,
-      });
+      return this.canceledOrNot(await this.visible(params.id, context, params.tenant), context);
     }
+  }
+
+  /** A cancel's answer to `context` once its task is terminal: the task when canceled (observed as this call's cancel when `was` is given), else TaskNotCancelable. */
+  private canceledOrNot(now: TaskRecord, context: CallContext, was?: TaskRecord): Task {
+    const taskId = now.task.id;
+    if (now.task.status.state !== 'TASK_STATE_CANCELED') {
+      throw new A2AError('TaskNotCancelable', `Task ${taskId} finished (${now.task.status.state}) before it could be canceled`, { taskId });
+    }
+    if (was) this.observer.canceled(taskId, was.trace, callTraceOf(context));
+    return this.answer(now, context);
   }
 
   async SubscribeToTask(params: ParsedParamsOf<'SubscribeToTask'>, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
