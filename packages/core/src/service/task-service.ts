@@ -1,23 +1,25 @@
 import { A2AError, taskNotFound } from '../errors.js';
 import type { ParsedParamsOf, ResultOf, StreamMethodName, UnaryMethodName } from '../methods.js';
 import { RunObserver } from '../observability/run-observer.js';
-import { callTraceOf } from '../observability/server-call.js';
 import { measuredStore } from '../observability/store-metrics.js';
 import { resolveTelemetry, type Telemetry } from '../observability/telemetry.js';
 import { PushConfigMethods, pushNotSupported, pushSupported } from './push-configs.js';
-import { isSettled, isTerminal, type AgentCard, type SendMessageRequest, type Task } from '../schema/index.js';
+import { isSettled, type AgentCard, type SendMessageRequest, type Task } from '../schema/index.js';
 import { answerTask } from '../store/list-tasks.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { AgentRunner } from './agent-run.js';
 import { linkCoordinator, sharedLeases } from './cluster-link.js';
 import { ownerOf, type CallContext, type StreamEvent } from '../calls.js';
-import { TaskEngine, TransitionFailure } from './task-engine.js';
+import { TaskEngine } from './task-engine.js';
 import { DEFAULT_NEW_TASK_WINDOW_MS, TaskIntake } from './task-intake.js';
-import { answered, followTask, settledAnywhere, subscribeToTask } from './task-stream.js';
+import { settledAnywhere, subscribeToTask } from './task-stream.js';
+import { openSendStream } from './send-stream.js';
 import { randomId } from '../random-id.js';
+import { cancelTask } from './task-cancel.js';
+import { extendedCardFor } from './extended-card.js';
 import { parseParams, type A2AHandlers, type TaskServiceOptions } from './service-options.js';
 import { requireStreaming } from './streaming-capability.js';
-import { requireExtensions, type ExtensionActivation } from '../extensions.js';
+import { requireExtensions } from '../extensions.js';
 import { beginSend, settledTask, type SendHost } from './idempotent-sends.js';
 import { DEFAULT_MAX_LONG_POLL_MS, matchGeneration, pollGeneration, requireServedVersion, speaksNext, withGeneration, withGenerations } from './generation.js';
 
@@ -134,33 +136,7 @@ export class TaskService implements A2AHandlers {
     await matchGeneration((id) => this.engine.get(id), params, context);
     const start = await beginSend(this.sends, params, context);
     if ('settled' in start) return settledTask(start.settled, snapshot);
-    const { started } = start;
-    const { record } = started;
-    const taskId = record.task.id;
-    // A held-back task is stored with the agent's first event (sequence 1 is the task itself): follow from there.
-    const heldBack = record.version === 0;
-    const subscription = this.engine.hub.subscribe(taskId, heldBack ? 1 : record.lastSequence);
-    subscription.turn = true;
-    const created = heldBack ? this.engine.newTasks.whenCreated(taskId) : undefined;
-    started.run();
-    if (created) {
-      let outcome;
-      try {
-        outcome = await created;
-      } catch (error) {
-        this.engine.hub.unsubscribe(subscription);
-        throw error;
-      }
-      if (outcome.message) {
-        this.engine.hub.unsubscribe(subscription);
-        return answered(outcome.message);
-      }
-    }
-    // A continued task's stream opens once the agent's activated extensions are known (its first event), within the same window.
-    if (!heldBack && context.activation?.requested.length) await this.extensionsDecided(context.activation);
-    const sequence = heldBack ? 1 : record.lastSequence;
-    const head = [{ sequence, response: { task: snapshot(record.task) } }];
-    return followTask(this.engine, subscription, { head, until: 'turn', replayUntil: sequence, snapshot, signal: context.signal });
+    return openSendStream(this.engine, start.started, snapshot, context, this.options.newTaskWindowMs ?? DEFAULT_NEW_TASK_WINDOW_MS);
   }
 
   async GetTask(params: ParsedParamsOf<'GetTask'>, context: CallContext): Promise<Task> {
@@ -182,43 +158,15 @@ export class TaskService implements A2AHandlers {
   }
 
   async CancelTask(params: ParsedParamsOf<'CancelTask'>, context: CallContext): Promise<Task> {
-    const record = await this.visible(params.id, context, params.tenant);
-    const state = record.task.status.state;
-    if (state === 'TASK_STATE_CANCELED') return this.answer(record, context);
-    if (isTerminal(state)) {
-      throw new A2AError('TaskNotCancelable', `Task ${params.id} is ${state}; only a task that has not finished can be canceled`, {
-        taskId: params.id,
-      });
-    }
-    const reason = `Task ${params.id} was canceled`;
-    const grace = this.options.cancelGraceMs ?? this.options.agent.cancelGraceMs ?? 0;
-    // The run here gets the grace to end its task itself (its own canceled status, with a message); what it left is canceled below.
-    if (grace > 0 && this.runner.isRunning(params.id)) {
-      await this.runner.abortAndWait(params.id, reason, grace);
-      const now = await this.visible(params.id, context, params.tenant);
-      if (isTerminal(now.task.status.state)) return this.canceledOrNot(now, context, record);
-    }
-    try {
-      const applied = await this.engine.apply(params.id, {
-        statusUpdate: { taskId: params.id, contextId: record.task.contextId, status: { state: 'TASK_STATE_CANCELED' } },
-      });
-      this.runner.abort(params.id, reason);
-      this.observer.canceled(params.id, record.trace, callTraceOf(context));
-      return this.answer(applied.record, context);
-    } catch (error) {
-      if (!(error instanceof TransitionFailure)) throw error;
-      return this.canceledOrNot(await this.visible(params.id, context, params.tenant), context);
-    }
-  }
-
-  /** A cancel's answer to `context` once its task is terminal: the task when canceled (observed as this call's cancel when `was` is given), else TaskNotCancelable. */
-  private canceledOrNot(now: TaskRecord, context: CallContext, was?: TaskRecord): Task {
-    const taskId = now.task.id;
-    if (now.task.status.state !== 'TASK_STATE_CANCELED') {
-      throw new A2AError('TaskNotCancelable', `Task ${taskId} finished (${now.task.status.state}) before it could be canceled`, { taskId });
-    }
-    if (was) this.observer.canceled(taskId, was.trace, callTraceOf(context));
-    return this.answer(now, context);
+    const host = {
+      engine: this.engine,
+      runner: this.runner,
+      observer: this.observer,
+      graceMs: this.options.cancelGraceMs ?? this.options.agent.cancelGraceMs ?? 0,
+      visible: (id: string, c: CallContext) => this.visible(id, c, params.tenant),
+      answer: (record: TaskRecord, c: CallContext) => this.answer(record, c),
+    };
+    return cancelTask(host, params.id, context);
   }
 
   async SubscribeToTask(params: ParsedParamsOf<'SubscribeToTask'>, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
@@ -270,14 +218,7 @@ export class TaskService implements A2AHandlers {
   }
 
   async GetExtendedAgentCard(_params: ParsedParamsOf<'GetExtendedAgentCard'>, context: CallContext): Promise<ResultOf<'GetExtendedAgentCard'>> {
-    if (!this.options.card?.capabilities.extendedAgentCard) {
-      throw new A2AError('UnsupportedOperation', 'This agent does not offer an extended agent card');
-    }
-    // The extended card is for authenticated callers only, whatever the transport or the auth policy's `required`.
-    if (!context.principal) throw new A2AError('Unauthenticated', 'The extended agent card is only served to authenticated callers; send credentials');
-    const extended = this.options.extendedCard;
-    if (!extended) throw new A2AError('ExtendedAgentCardNotConfigured');
-    return typeof extended === 'function' ? extended(context) : extended;
+    return extendedCardFor(this.options, context);
   }
 
   /**
@@ -331,12 +272,6 @@ export class TaskService implements A2AHandlers {
     const record = await this.engine.get(taskId);
     if (!record || record.owner !== ownerOf(context, tenant)) throw taskNotFound(taskId);
     return record;
-  }
-
-  private async extensionsDecided(activation: ExtensionActivation): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const window = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.newTaskWindowMs ?? DEFAULT_NEW_TASK_WINDOW_MS)));
-    await Promise.race([activation.whenSealed(), window]).finally(() => clearTimeout(timer));
   }
 
   /** Whether calls may negotiate A2A 1.1 (`protocol.v1_1`). */
