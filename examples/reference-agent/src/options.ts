@@ -57,7 +57,8 @@ export const USAGE = `Usage: npm start [-- options]
   --drain-grace-ms <n>  on SIGTERM: stop taking work, let running agents finish within this, then
                       fail what is left and close streams so clients resume elsewhere (default 10000)
   --protocol-v1-1     serve the A2A 1.1 candidates: a first send's Idempotency-Key answers its
-                      retries (on any replica) with the task it made, running nothing twice
+                      retries (on any replica) with the task it made, running nothing twice; the card
+                      lists every interface as 1.1 first, then as 1.0 for clients that speak 1.0 only
   --api-key <key>     require this key (x-api-key or Authorization: Bearer)
   --public-url <url>  behind a load balancer: its base URL (e.g. https://agents.example.com); the card's
                       JSON-RPC, HTTP+JSON and WebSocket interfaces point there instead of at this process

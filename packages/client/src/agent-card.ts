@@ -1,5 +1,5 @@
-import type { AgentCard, AgentInterface, ProtocolVersion, Transport, VerifyAgentCardOptions } from '@taskwire/core';
-import { A2AError, agentCardToV1, AgentInterfaceSchema, issuePath, negotiateVersion, verifyAgentCard } from '@taskwire/core';
+import type { AgentCard, AgentInterface, ServerVersion, Transport, VerifyAgentCardOptions } from '@taskwire/core';
+import { A2AError, agentCardToV1, AgentInterfaceSchema, issuePath, negotiateVersion, NEXT_VERSION, verifyAgentCard } from '@taskwire/core';
 import { CredentialScope, credentialHeaderNames } from './auth/origins.js';
 import { fetchInScope } from './auth/redirects.js';
 import type { TokenProvider } from './auth/token-provider.js';
@@ -14,9 +14,14 @@ export interface TransportTarget {
   /** `JSONRPC`, `HTTP+JSON`, `GRPC`, or a binding URI (e.g. the WebSocket binding's). */
   readonly binding: string;
   readonly tenant: string | undefined;
-  /** The version to speak, from the interface's `protocolVersion`. */
-  readonly version: ProtocolVersion;
+  /**
+   * The version to speak, from the interface's `protocolVersion` (or the
+   * version `createClient` was pinned to): `1.0`, `0.3`, or `1.1` (the A2A
+   * 1.1 draft), for which `headers` already carry `a2a-version: 1.1`.
+   */
+  readonly version: ServerVersion;
   readonly fetch: typeof fetch | undefined;
+  /** `createClient`'s headers; with `a2a-version: 1.1` added first when `version` is 1.1 (so a factory that passes them on speaks 1.1). */
   readonly headers: Readonly<Record<string, string>> | undefined;
   /** Where the transport gets bearer tokens (`createClient`'s `auth`), if anywhere. */
   readonly token?: TokenProvider | undefined;
@@ -38,7 +43,7 @@ export type TransportRegistry = Readonly<Record<string, TransportFactory>>;
 /** The interface `selectInterface` picked, and the transport made for it. */
 export interface SelectedInterface {
   readonly iface: AgentInterface;
-  readonly version: ProtocolVersion;
+  readonly version: ServerVersion;
   readonly transport: Transport;
 }
 
@@ -131,12 +136,23 @@ export async function fetchAgentCard(url: string | URL, options: FetchCardOption
   return parseAgentCard(json, `The agent card at ${cardUrl}`);
 }
 
-function versionOf(iface: AgentInterface): ProtocolVersion | undefined {
+/** The version an interface is spoken in: what it announces (1.1 included), or `pinned` for a 1.x one; undefined when it announces none this client speaks. */
+function versionOf(iface: AgentInterface, pinned: PinnedVersion | undefined): ServerVersion | undefined {
+  let announced: ServerVersion;
   try {
-    return negotiateVersion(iface.protocolVersion);
+    announced = negotiateVersion(iface.protocolVersion, { next: true });
   } catch {
     return undefined;
   }
+  return pinned && announced !== '0.3' ? pinned : announced;
+}
+
+/** The 1.x versions `createClient` can be pinned to (`protocolVersion`). */
+export type PinnedVersion = '1.0' | typeof NEXT_VERSION;
+
+/** The headers a transport for `version` gets: `a2a-version: 1.1` first for 1.1 (a header of the caller's own still wins). */
+function headersFor(version: ServerVersion, headers: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> | undefined {
+  return version === NEXT_VERSION ? { 'a2a-version': NEXT_VERSION, ...headers } : headers;
 }
 
 /** Settings of {@link selectInterface}: preferences, and what `createClient` was given. */
@@ -151,6 +167,8 @@ export interface SelectSettings {
    * interfaces on other origins are never chosen (see {@link selectInterface}).
    */
   readonly scope?: CredentialScope | undefined;
+  /** Speak this version on the chosen interface, whatever its 1.x `protocolVersion` says (a 0.3 interface stays 0.3). */
+  readonly version?: PinnedVersion | undefined;
 }
 
 /**
@@ -164,6 +182,10 @@ export interface SelectSettings {
  * skipped; a `CredentialOriginError` naming `trustedOrigins` is thrown
  * when no interface is left, or when a binding named in `preferred` is
  * offered only outside it (rather than quietly talking another binding).
+ *
+ * An interface announcing `1.1` (the A2A 1.1 draft) is spoken as 1.1, and
+ * as 1.0 by a factory that returns `undefined` for 1.1 (a 1.1 server serves
+ * 1.0 too); `settings.version` pins the version of 1.x interfaces instead.
  */
 export function selectInterface(card: AgentCard, registry: TransportRegistry, settings: SelectSettings = {}): SelectedInterface {
   const rank = (binding: string) => {
@@ -172,7 +194,7 @@ export function selectInterface(card: AgentCard, registry: TransportRegistry, se
   };
   const scope = settings.token || credentialHeaderNames(settings.headers).length > 0 ? settings.scope : undefined;
   const candidates = card.supportedInterfaces
-    .map((iface, order) => ({ iface, order, version: versionOf(iface) }))
+    .map((iface, order) => ({ iface, order, version: versionOf(iface, settings.version) }))
     .sort((a, b) => rank(a.iface.protocolBinding) - rank(b.iface.protocolBinding) || a.order - b.order);
   let refused: AgentInterface | undefined;
   for (const { iface, version } of candidates) {
@@ -184,17 +206,21 @@ export function selectInterface(card: AgentCard, registry: TransportRegistry, se
     }
     // A preferred binding offered only where the credentials may not go: say so, rather than talk another one.
     if (refused && scope && rank(refused.protocolBinding) < rank(iface.protocolBinding)) break;
-    const transport = factory({
-      url: iface.url,
-      binding: iface.protocolBinding,
-      tenant: iface.tenant || undefined,
-      version,
-      fetch: settings.fetch,
-      headers: settings.headers,
-      token: settings.token,
-      ...(settings.scope && { trustedOrigins: [...settings.scope.origins] }),
-    });
+    const make = (speak: ServerVersion) =>
+      factory({
+        url: iface.url,
+        binding: iface.protocolBinding,
+        tenant: iface.tenant || undefined,
+        version: speak,
+        fetch: settings.fetch,
+        headers: headersFor(speak, settings.headers),
+        token: settings.token,
+        ...(settings.scope && { trustedOrigins: [...settings.scope.origins] }),
+      });
+    const transport = make(version);
     if (transport) return { iface, version, transport };
+    const fallback = version === NEXT_VERSION && !settings.version ? make('1.0') : undefined;
+    if (fallback) return { iface, version: '1.0', transport: fallback };
   }
   if (refused && scope) throw scope.refusal(refused.url, `The ${refused.protocolBinding} interface of agent "${card.name}" at ${refused.url}`);
   const offered = card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion} at ${i.url}`).join('; ');

@@ -5,8 +5,8 @@ import type {
   Logger,
   MethodSpec,
   ParamsOf,
-  ProtocolVersion,
   ResultOf,
+  ServerVersion,
   StreamEvent,
   StreamMethodName,
   Task,
@@ -42,7 +42,7 @@ export interface ClientOptions {
   /** Sent as `tenant` in every request that does not set one (the selected interface's tenant). */
   readonly tenant?: string | undefined;
   /** The protocol version the transport speaks (informational; set by `createClient`). */
-  readonly version?: ProtocolVersion | undefined;
+  readonly version?: ServerVersion | undefined;
   /** The card interface the transport talks to (informational; set by `createClient`). */
   readonly interface?: AgentInterface | undefined;
   /**
@@ -130,7 +130,7 @@ export class A2AClient {
   readonly transport: Transport;
   readonly card: AgentCard | undefined;
   readonly tenant: string | undefined;
-  readonly version: ProtocolVersion;
+  readonly version: ServerVersion;
   /** The card interface selected by `createClient`, if it made this client. */
   readonly interface: AgentInterface | undefined;
   private readonly clock: Clock;

@@ -63,6 +63,20 @@ describe('selectInterface', () => {
     expect(picked.version).toBe('0.3');
   });
 
+  it('gives a 1.1 interface a 1.1 target with a2a-version 1.1; a 1.0-only factory speaks it as 1.0; pinned, 1.x interfaces speak the pin', () => {
+    const next = card([{ url: 'https://agent/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.1' }]);
+    const made: TransportTarget[] = [];
+    expect(selectInterface(next, fakeRegistry(['JSONRPC'], made), { headers: { 'x-api-key': 'k' } }).version).toBe('1.1');
+    expect(made[0]!.headers).toEqual({ 'a2a-version': '1.1', 'x-api-key': 'k' });
+    const onlyOne: TransportTarget[] = [];
+    expect(selectInterface(next, fakeRegistry(['JSONRPC'], onlyOne, (t) => t.version === '1.0')).version).toBe('1.0');
+    expect(onlyOne[0]!.headers).toBeUndefined();
+    expect(selectInterface(next, fakeRegistry(['JSONRPC'], []), { version: '1.0' }).version).toBe('1.0');
+    expect(selectInterface(card(ifaces), fakeRegistry(['GRPC'], []), { version: '1.1' }).version).toBe('1.1');
+    const old = card([{ url: 'https://old/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3' }]);
+    expect(selectInterface(old, fakeRegistry(['JSONRPC'], []), { version: '1.1' }).version).toBe('0.3');
+  });
+
   it('fails with what the card offers and what is registered', () => {
     expect(() => selectInterface(card([ifaces[0]!]), fakeRegistry(['JSONRPC'], []))).toThrow(
       /No transport for any interface of agent "fake" \(it offers: GRPC 1.0 at grpc:\/\/agent:50051; registered: JSONRPC\)\. Register a factory/,

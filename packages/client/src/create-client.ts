@@ -1,5 +1,5 @@
 import type { AgentCard, VerifyAgentCardOptions } from '@taskwire/core';
-import type { TransportRegistry } from './agent-card.js';
+import type { PinnedVersion, TransportRegistry } from './agent-card.js';
 import { withMissingCredentialHint } from './auth/bearer-transport.js';
 import { withCredentialGuard } from './auth/credential-guard.js';
 import { CredentialScope, credentialHeaderNames } from './auth/origins.js';
@@ -53,6 +53,14 @@ export interface CreateClientOptions extends Omit<ClientOptions, 'card' | 'tenan
    * `createClient` throws an `AgentCardError` and contacts no interface.
    */
   readonly verifyCard?: VerifyAgentCardOptions;
+  /**
+   * The protocol version to speak, whatever the chosen interface announces
+   * (a 0.3 interface stays 0.3). Default: the interface's own, so `1.1`
+   * (the A2A 1.1 draft: task generations, long-poll GetTask) when it
+   * announces 1.1, else 1.0. Pin `1.1` to speak it to an agent whose card
+   * says 1.0 but that serves 1.1, `1.0` to keep 1.0 with one that says 1.1.
+   */
+  readonly protocolVersion?: PinnedVersion;
 }
 
 /**
@@ -60,16 +68,17 @@ export interface CreateClientOptions extends Omit<ClientOptions, 'card' | 'tenan
  * `/.well-known/agent-card.json` at the URL's origin, or `options.card`),
  * picks the first interface it has a transport for (see `selectInterface`),
  * and returns a client that sends the interface's `tenant` with every
- * request and speaks the interface's protocol version. Credentials go only
+ * request and speaks the interface's protocol version (1.1 when it
+ * announces 1.1, unless `protocolVersion` pins another). Credentials go only
  * to the origin of `url` and to `trustedOrigins` (see there).
  */
 export async function createClient(url: string | URL, options: CreateClientOptions = {}): Promise<A2AClient> {
-  const { card: given, preferred, transports, fetch, headers, signal, verifyCard, auth, trustedOrigins, ...clientOptions } = options;
+  const { card: given, preferred, transports, fetch, headers, signal, verifyCard, auth, trustedOrigins, protocolVersion, ...clientOptions } = options;
   const scope = new CredentialScope(String(url), trustedOrigins);
   if (given && verifyCard) await requireSignedCard(given, verifyCard);
   const card = given ? parseAgentCard(given) : await fetchAgentCard(url, { fetch, headers, signal, verify: verifyCard, trustedOrigins });
   const registry = { ...DEFAULT_TRANSPORTS, ...transports };
-  const selected = selectInterface(card, registry, { preferred, fetch, headers, token: auth, scope });
+  const selected = selectInterface(card, registry, { preferred, fetch, headers, token: auth, scope, version: protocolVersion });
   const guarded = withCredentialGuard(selected.transport, selected.iface.url, scope);
   const credentials = auth || credentialHeaderNames(headers).length > 0;
   return new A2AClient(credentials ? guarded : withMissingCredentialHint(guarded, card), {

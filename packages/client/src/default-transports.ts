@@ -6,7 +6,7 @@ import { jsonRpcV03Transport } from './transport/json-rpc-v03.js';
 
 /**
  * The transports `createClient` knows without being told: JSON-RPC (v1.0,
- * and v0.3 for agents that speak it) and HTTP+JSON (v1.0) over `fetch`
+ * v1.1 and v0.3 for agents that speak it) and HTTP+JSON (v1.0, v1.1) over `fetch`
  * (browsers and Node), each sending the target's bearer token when
  * `createClient` was given `auth`, and keeping redirects within the
  * target's `trustedOrigins`. gRPC and WebSocket are added
@@ -14,7 +14,7 @@ import { jsonRpcV03Transport } from './transport/json-rpc-v03.js';
  * `@taskwire/client/ws`.
  */
 export const DEFAULT_TRANSPORTS: TransportRegistry = {
-  JSONRPC: (t) => withBearerToken((t.version === '1.0' ? jsonRpcTransport : jsonRpcV03Transport)({ url: t.url, fetch: t.fetch, headers: t.headers, trustedOrigins: t.trustedOrigins }), t.token),
+  JSONRPC: (t) => withBearerToken((t.version === '0.3' ? jsonRpcV03Transport : jsonRpcTransport)({ url: t.url, fetch: t.fetch, headers: t.headers, trustedOrigins: t.trustedOrigins }), t.token),
   'HTTP+JSON': (t) =>
-    t.version === '1.0' ? withBearerToken(httpJsonTransport({ url: t.url, tenant: t.tenant, fetch: t.fetch, headers: t.headers, trustedOrigins: t.trustedOrigins }), t.token) : undefined,
+    t.version !== '0.3' ? withBearerToken(httpJsonTransport({ url: t.url, tenant: t.tenant, fetch: t.fetch, headers: t.headers, trustedOrigins: t.trustedOrigins }), t.token) : undefined,
 };

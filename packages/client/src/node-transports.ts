@@ -13,7 +13,7 @@ export async function nodeTransports(): Promise<TransportRegistry> {
   const registry: Record<string, TransportFactory> = {};
   try {
     const { grpcTransport } = await import('./grpc.js');
-    registry.GRPC = (t) => (t.version === '1.0' ? withBearerToken(grpcTransport({ url: t.url, ...(t.headers && { metadata: t.headers }) }), t.token) : undefined);
+    registry.GRPC = (t) => (t.version !== '0.3' ? withBearerToken(grpcTransport({ url: t.url, ...(t.headers && { metadata: t.headers }) }), t.token) : undefined);
   } catch {
     // @taskwire/server-grpc is not installed: gRPC interfaces are skipped.
   }
@@ -21,7 +21,7 @@ export async function nodeTransports(): Promise<TransportRegistry> {
     const ws = await import('./ws.js');
     const binding = (ws as Record<string, unknown>).WS_PROTOCOL_BINDING;
     if (typeof binding === 'string') {
-      registry[binding] = (t) => (t.version === '1.0' ? ws.wsTransport({ url: t.url, ...(t.headers && { headers: t.headers }), ...(t.token && { token: t.token }) }) : undefined);
+      registry[binding] = (t) => (t.version !== '0.3' ? ws.wsTransport({ url: t.url, ...(t.headers && { headers: t.headers }), ...(t.token && { token: t.token }) }) : undefined);
     }
   } catch {
     // @trpc/client or ws is not installed: WebSocket interfaces are skipped.
