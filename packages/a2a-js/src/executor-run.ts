@@ -2,14 +2,17 @@ import type { AgentExecutor, RequestContext } from '@a2a-js/sdk/server';
 import type { AgentContext } from '@taskwire/core';
 import { AdapterEventBus } from './event-bus.js';
 import { RunPump } from './run-pump.js';
-import { fromJsState } from './shapes.js';
+import { toJsEvent, type V03AgentExecutor, type V03RequestContext } from './v03-executor.js';
 
 /** What every run of one adapted executor shares (see `fromA2AExecutor`). */
 export interface RunSettings {
-  readonly executor: AgentExecutor;
+  /** A 1.x executor, or a 0.3 one (its request context then a {@link V03RequestContext}). */
+  readonly executor: AgentExecutor | V03AgentExecutor;
   readonly cancelGraceMs: number;
-  /** The executor's `RequestContext` of a run (`request` carries the a2a-js user message). */
-  readonly requestContext: (ctx: AgentContext) => RequestContext;
+  /** True for an @a2a-js/sdk 0.3 executor: on a follow-up turn its first event may be an update (see {@link RunPump}). */
+  readonly v03: boolean;
+  /** The executor's `RequestContext` of a run, in the shape of its a2a-js version. */
+  readonly requestContext: (ctx: AgentContext) => RequestContext | V03RequestContext;
 }
 
 /**
@@ -28,7 +31,7 @@ export class ExecutorRun {
   private graceTimer: ReturnType<typeof setTimeout> | undefined = undefined;
   private over = false;
 
-  private readonly requestContext: RequestContext;
+  private readonly requestContext: RequestContext | V03RequestContext;
 
   constructor(
     private readonly settings: RunSettings,
@@ -36,7 +39,8 @@ export class ExecutorRun {
   ) {
     this.ended = new Promise<void>((resolve) => (this.end = resolve));
     this.requestContext = settings.requestContext(ctx);
-    this.pump = new RunPump(ctx, fromJsState(this.requestContext.task?.status?.state));
+    // Only a follow-up turn's task is handed over, always as input-required (see fromA2AExecutor).
+    this.pump = new RunPump(ctx, ctx.isContinuation ? 'TASK_STATE_INPUT_REQUIRED' : undefined, settings.v03 && ctx.isContinuation);
     this.bus = new AdapterEventBus(this);
   }
 
@@ -47,7 +51,7 @@ export class ExecutorRun {
     signal.addEventListener('abort', this, { once: true });
     try {
       try {
-        Promise.resolve(settings.executor.execute(requestContext, this.bus)).then(this.end, (error: unknown) => this.failed(error));
+        Promise.resolve((settings.executor as AgentExecutor).execute(requestContext as RequestContext, this.bus)).then(this.end, (error: unknown) => this.failed(error));
       } catch (error) {
         this.failed(error);
       }
@@ -65,9 +69,9 @@ export class ExecutorRun {
     }
   }
 
-  /** The bus's sink: one published event. */
-  event(event: Parameters<RunPump['push']>[0]): void {
-    this.pump.push(event);
+  /** The bus's sink: one published event (a 0.3 executor's read as 0.3). */
+  event(event: Parameters<typeof toJsEvent>[0]): void {
+    this.pump.push(toJsEvent(event));
   }
 
   /** The bus's sink: `finished()`. */
@@ -82,7 +86,7 @@ export class ExecutorRun {
     else this.graceTimer = setTimeout(this.end, this.settings.cancelGraceMs);
     const taskId = this.ctx.task.id;
     void Promise.resolve()
-      .then(() => this.settings.executor.cancelTask(taskId, this.bus))
+      .then(() => (this.settings.executor as AgentExecutor).cancelTask(taskId, this.bus))
       .catch(() => undefined);
   }
 

@@ -4,6 +4,7 @@ import type { Agent, AgentCard, AgentContext, Principal } from '@taskwire/core';
 import { PlainCallContext } from './call-context.js';
 import { ExecutorRun, type RunSettings } from './executor-run.js';
 import { toJsMessage, toJsState, toJsTask } from './shapes.js';
+import { v03RequestContext, type V03AgentExecutor, type V03RequestContext } from './v03-executor.js';
 
 /** What {@link fromA2AExecutor} may be given. */
 export interface FromA2AExecutorOptions {
@@ -37,6 +38,19 @@ export interface FromA2AExecutorOptions {
    * task is canceled without it and the run ends. Default 2000.
    */
   readonly cancelGraceMs?: number;
+  /** The @a2a-js/sdk version the executor is written against: 1.x (the default); see {@link FromA2AExecutorV03Options} for 0.3. */
+  readonly protocol?: '1.0';
+}
+
+/**
+ * What {@link fromA2AExecutor} may be given for an @a2a-js/sdk 0.3 executor
+ * (Google ADK's `A2AAgentExecutor` is one): `protocol: '0.3'`, and the
+ * options of a 1.x executor but the classes (a 0.3 executor gets a plain
+ * `V03RequestContext`: `userMessage` and `task` in the v0.3 JSON shapes,
+ * `kind`-tagged parts, and `context` as a 1.x executor gets it).
+ */
+export interface FromA2AExecutorV03Options extends Omit<FromA2AExecutorOptions, 'protocol' | 'RequestContext' | 'ServerCallContext'> {
+  readonly protocol: '0.3';
 }
 
 /** The default of {@link FromA2AExecutorOptions.cancelGraceMs}. */
@@ -52,7 +66,12 @@ const DEFAULT_CANCEL_GRACE_MS = 2000;
  * `referenceTasks`, and `context` (user, tenant, requested extensions). What the executor publishes maps
  * onto the run as the a2a-js server would take it: the first event must be
  * a `task` or a `message` (a `message` answers without a task); then
- * `statusUpdate` and `artifactUpdate` events update the task. The orderings
+ * `statusUpdate` and `artifactUpdate` events update the task (an
+ * `append: true` chunk of an artifact the task does not have yet is its
+ * first chunk, as a2a-js's server creates it). An @a2a-js/sdk 0.3 executor,
+ * such as Google ADK's `A2AAgentExecutor`, runs with `{ protocol: '0.3' }`:
+ * it gets a 0.3 request context and its `kind`-tagged 0.3 events are read
+ * with core's v0.3 converters, then taken as above. The orderings
  * a2a-js 1.3.0 refuses get its answers: a status or artifact update first is
  * UnsupportedOperation (-32004) on a stream and Internal (-32603) on a
  * blocking send; a second `task` or `message` is UnsupportedOperation. An
@@ -69,18 +88,22 @@ const DEFAULT_CANCEL_GRACE_MS = 2000;
  * `finished()`, whichever comes first; a task left unsettled is then
  * completed.
  */
-export function fromA2AExecutor(executor: AgentExecutor, options: FromA2AExecutorOptions = {}): Agent {
+export function fromA2AExecutor(executor: AgentExecutor, options?: FromA2AExecutorOptions): Agent;
+/** An @a2a-js/sdk 0.3 executor (Google ADK's `A2AAgentExecutor`, say), run the same way: see {@link FromA2AExecutorV03Options}. */
+export function fromA2AExecutor(executor: V03AgentExecutor, options: FromA2AExecutorV03Options): Agent;
+export function fromA2AExecutor(executor: AgentExecutor | V03AgentExecutor, options: FromA2AExecutorOptions | FromA2AExecutorV03Options = {}): Agent {
   const declared = options.card && new Set((options.card.capabilities.extensions ?? []).map((extension) => extension.uri));
   const settings: RunSettings = {
     executor,
     cancelGraceMs: options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS,
+    v03: options.protocol === '0.3',
     requestContext: (ctx) => makeRequestContext(ctx, options, declared),
   };
   const agent = (ctx: AgentContext): Promise<void> => new ExecutorRun(settings, ctx).run();
   return Object.assign(agent, { cancelGraceMs: settings.cancelGraceMs });
 }
 
-function makeRequestContext(ctx: AgentContext, options: FromA2AExecutorOptions, declared: ReadonlySet<string> | undefined): RequestContext {
+function makeRequestContext(ctx: AgentContext, options: FromA2AExecutorOptions | FromA2AExecutorV03Options, declared: ReadonlySet<string> | undefined): RequestContext | V03RequestContext {
   const taskId = ctx.task.id;
   const contextId = ctx.task.contextId;
   const message = toJsMessage(ctx.message);
@@ -97,9 +120,11 @@ function makeRequestContext(ctx: AgentContext, options: FromA2AExecutorOptions, 
   const requested = ctx.extensions.requested.length > 0 ? ctx.extensions.requested : (ctx.message.extensions ?? []);
   const requestedExtensions = declared ? requested.filter((uri) => declared.has(uri)) : [...requested];
   const tenant = request.tenant || undefined;
+  const plain = () => new PlainCallContext(user, tenant, requestedExtensions) as unknown as ServerCallContext;
+  if (options.protocol === '0.3') return v03RequestContext(ctx, plain());
   const callContext = options.ServerCallContext
     ? new options.ServerCallContext({ user, tenant, requestedExtensions, requestedVersion: '1.0' })
-    : (new PlainCallContext(user, tenant, requestedExtensions) as unknown as ServerCallContext);
+    : plain();
   // a2a-js hands a follow-up turn the task still in its interrupted state, the user's message last in its history.
   // Taskwire's context has it moved on (submitted) and does not say which interruption it was: input-required, the usual one.
   const task = ctx.isContinuation ? { ...toJsTask(ctx.task), status: { state: toJsState('TASK_STATE_INPUT_REQUIRED'), message: undefined, timestamp: ctx.task.status.timestamp } } : undefined;

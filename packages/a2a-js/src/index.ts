@@ -1,5 +1,6 @@
 export { fromA2AExecutor } from './from-executor.js';
-export type { FromA2AExecutorOptions } from './from-executor.js';
+export type { FromA2AExecutorOptions, FromA2AExecutorV03Options } from './from-executor.js';
+export type { V03AgentExecutor, V03ExecutionEventBus, V03RequestContext } from './v03-executor.js';
 export { AdapterEventBus } from './event-bus.js';
 export { fromJsMessage, fromJsPart, fromJsArtifact, fromJsState, toJsMessage, toJsPart, toJsArtifact, toJsTask, toJsState } from './shapes.js';
 export { copyA2AJsTasks, taskOfA2AJsRow } from './copy-tasks.js';

@@ -18,12 +18,22 @@ export class RunPump {
   private stopped = false;
   /** The first error of a commit that the run must end with. */
   failure: unknown = undefined;
+  /** Ids of the artifacts the task has (from earlier turns, or this run's updates). */
+  private readonly artifacts: Set<string>;
 
-  /** `given` is the state of the task the executor was handed (a follow-up turn's), which its Task event may repeat. */
+  /**
+   * `given` is the state of the task the executor was handed (a follow-up
+   * turn's), which its Task event may repeat. `updatesFirst` takes a status
+   * or artifact update before any Task or Message event as the task's (as
+   * a2a-js 0.3's server does for a task it has stored; 1.x refuses it).
+   */
   constructor(
     private readonly ctx: AgentContext,
     private readonly given: TaskState | undefined,
-  ) {}
+    private readonly updatesFirst = false,
+  ) {
+    this.artifacts = new Set(ctx.task.artifacts?.map((artifact) => artifact.artifactId));
+  }
 
   /** True when the executor answered with a message (no task) or the call was refused. */
   get answered(): boolean {
@@ -79,10 +89,13 @@ export class RunPump {
         if (state && state !== 'TASK_STATE_SUBMITTED' && state !== this.given && state !== ctx.task.status.state) return this.status(state, event.data.status?.message, undefined);
         return;
       }
-      this.stopped = true;
-      return ctx.refuse(new A2AError('UnsupportedOperation', `Received ${event.kind} before initial 'Message'/'Task' event.`), {
-        blocking: new A2AError('Internal', `The agent published a ${event.kind} before its Task or Message event`),
-      });
+      if (this.updatesFirst) this.pattern = 'task';
+      else {
+        this.stopped = true;
+        return ctx.refuse(new A2AError('UnsupportedOperation', `Received ${event.kind} before initial 'Message'/'Task' event.`), {
+          blocking: new A2AError('Internal', `The agent published a ${event.kind} before its Task or Message event`),
+        });
+      }
     }
     // A message answered the call: there is no task for anything after it.
     if (this.pattern === 'message') return;
@@ -94,7 +107,11 @@ export class RunPump {
     if (event.kind === 'artifactUpdate') {
       const { artifact, append, lastChunk, metadata } = event.data;
       if (!artifact) throw new A2AError('InvalidAgentResponse', 'The agent published an artifact update without an artifact');
-      return ctx.emit({ kind: 'artifact', artifact: fromJsArtifact(artifact), append: append || undefined, lastChunk: lastChunk || undefined, metadata });
+      const ours = fromJsArtifact(artifact);
+      // An append to an artifact the task does not have yet is its first chunk, as a2a-js's server takes it.
+      const known = this.artifacts.has(ours.artifactId);
+      this.artifacts.add(ours.artifactId);
+      return ctx.emit({ kind: 'artifact', artifact: ours, append: (append && known) || undefined, lastChunk: lastChunk || undefined, metadata });
     }
     this.stopped = true;
     return ctx.refuse(new A2AError('UnsupportedOperation', `Stream ordering violation: received ${event.kind} in task lifecycle stream.`));

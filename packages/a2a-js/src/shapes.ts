@@ -125,7 +125,8 @@ export function fromJsArtifact(artifact: js.Artifact): Artifact {
   };
 }
 
-function toJsStatus(status: TaskStatus): js.TaskStatus {
+/** An a2a-js task status from one of ours. */
+export function toJsStatus(status: TaskStatus): js.TaskStatus {
   return { state: toJsState(status.state), message: status.message && toJsMessage(status.message), timestamp: status.timestamp };
 }
 

@@ -1,7 +1,8 @@
 // Google ADK for TypeScript (@google/adk 2.x) and Taskwire, both ways, over
-// real HTTP on 127.0.0.1: an ADK LlmAgent (fake model) served by Taskwire,
-// streaming its answer and pausing on a long-running tool as input-required;
-// and ADK's RemoteA2AAgent calling the reference agent served by Taskwire.
+// real HTTP on 127.0.0.1: an ADK LlmAgent (fake model) served by Taskwire
+// through ADK's own A2AAgentExecutor (an @a2a-js/sdk 0.3 executor) and
+// fromA2AExecutor, nothing in between, streaming its answer and pausing on a
+// long-running tool as input-required; and ADK's RemoteA2AAgent calling the reference agent served by Taskwire.
 import type { Event as AdkEvent } from '@google/adk';
 import { InMemoryRunner, RemoteA2AAgent } from '@google/adk';
 import type { A2AClient } from '@taskwire/client';
@@ -13,7 +14,8 @@ import { serveAll } from '@taskwire/reference-agent/serve';
 import type { A2AServer } from '@taskwire/server-http';
 import { httpInterfaces, serveA2A } from '@taskwire/server-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER, APPROVAL_TOOL, adkExecutor, fromAdkExecutor } from './fixtures/google-adk.js';
+import { fromA2AExecutor } from '../src/index.js';
+import { ANSWER, APPROVAL_TOOL, adkExecutor } from './fixtures/google-adk.js';
 import { card } from './servers.js';
 
 const user = (parts: Part[], taskId?: string) => ({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts, ...(taskId && { taskId }) } });
@@ -22,7 +24,7 @@ const textsOf = (parts: readonly Part[] | undefined) => (parts ?? []).flatMap((p
 describe('an ADK LlmAgent (fake model) served over Taskwire', { timeout: 60_000 }, () => {
   const served: { service: TaskService; server: A2AServer; client: A2AClient }[] = [];
   const serve = async (streaming: boolean) => {
-    const service = new TaskService({ store: createMemoryTaskStore(), agent: fromAdkExecutor(adkExecutor(streaming)), card: card('ADK helper') });
+    const service = new TaskService({ store: createMemoryTaskStore(), agent: fromA2AExecutor(adkExecutor(streaming), { protocol: '0.3' }), card: card('ADK helper') });
     const server = await serveA2A({ service, card: (base) => ({ ...card('ADK helper'), supportedInterfaces: httpInterfaces(base) }) });
     const client = await createClient(server.url);
     served.push({ service, server, client });

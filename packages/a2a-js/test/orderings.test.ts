@@ -9,8 +9,8 @@ import { card, serveOnA2AJs, serveOnTaskwire } from './servers.js';
 const part = (value: string) => ({ content: { $case: 'text' as const, value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
 const status = (ctx: RequestContext, state: TaskState) =>
   AgentEvent.statusUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, status: { state, message: undefined, timestamp: new Date().toISOString() }, metadata: undefined });
-const artifact = (ctx: RequestContext) =>
-  AgentEvent.artifactUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, artifact: { artifactId: 'a', name: 'a', description: '', parts: [part('x')], metadata: undefined, extensions: [] }, append: false, lastChunk: true, metadata: undefined });
+const artifact = (ctx: RequestContext, text = 'x', append = false, lastChunk = true) =>
+  AgentEvent.artifactUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, artifact: { artifactId: 'a', name: 'a', description: '', parts: [part(text)], metadata: undefined, extensions: [] }, append, lastChunk, metadata: undefined });
 const task = (ctx: RequestContext): Task =>
   ctx.task ?? { id: ctx.taskId, contextId: ctx.contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [ctx.userMessage], metadata: undefined };
 const reply = (ctx: RequestContext, text: string): Message => ({ messageId: crypto.randomUUID(), contextId: ctx.contextId, taskId: '', role: Role.ROLE_AGENT, parts: [part(text)], metadata: undefined, extensions: [], referenceTaskIds: [] });
@@ -33,7 +33,11 @@ class OrderingsExecutor implements AgentExecutor {
       await new Promise((resolve) => setTimeout(resolve, 20));
       throw new Error('broken while working');
     }
-    bus.publish(artifact(ctx));
+    if (word === 'append-first') {
+      // Every chunk marked append, the first one included (as Google ADK streams): the first one makes the artifact.
+      bus.publish(artifact(ctx, 'x', true, false));
+      bus.publish(artifact(ctx, 'y', true, true));
+    } else bus.publish(artifact(ctx));
     bus.publish(status(ctx, TaskState.TASK_STATE_COMPLETED));
   }
 
@@ -87,7 +91,7 @@ describe('what the adapter does with each ordering, next to a2a-js 1.3.0 serving
     await onTaskwire?.close();
   });
 
-  const both = ['ok', 'message', 'status-first', 'artifact-first', 'throw-late'];
+  const both = ['ok', 'message', 'status-first', 'artifact-first', 'throw-late', 'append-first'];
 
   it.each(both)('a blocking send of %s gets the same answer', async (word) => {
     const [theirs, ours] = await Promise.all([blocking(onA2AJs, word), blocking(onTaskwire, word)]);
@@ -103,6 +107,17 @@ describe('what the adapter does with each ordering, next to a2a-js 1.3.0 serving
     expect(await streamed(onTaskwire, 'status-first')).toMatchObject({ seen: [], code: -32004 });
     expect(await blocking(onTaskwire, 'status-first')).toMatchObject({ code: -32603 });
     expect(await streamed(onTaskwire, 'second-task')).toMatchObject({ seen: ['task TASK_STATE_SUBMITTED', 'status TASK_STATE_WORKING'], code: -32004 });
+  });
+
+  it('takes an append to an artifact the task does not have yet as its first chunk, as a2a-js does', async () => {
+    const artifactsOf = async (server: Served) => {
+      const result = await (await server.jsClient('JSONRPC')).sendMessage(request('append-first'));
+      if (!('status' in result)) throw new Error('expected a task');
+      return { state: TaskState[result.status!.state], artifacts: result.artifacts.map((a) => ({ id: a.artifactId, parts: a.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')) })) };
+    };
+    const [theirs, ours] = await Promise.all([artifactsOf(onA2AJs), artifactsOf(onTaskwire)]);
+    expect(ours).toEqual({ state: 'TASK_STATE_COMPLETED', artifacts: [{ id: 'a', parts: ['x', 'y'] }] });
+    expect(ours).toEqual(theirs);
   });
 
   it('fails a task whose executor throws with the error text (a stream shows the task as stored first)', async () => {
