@@ -80,12 +80,12 @@ export function schemaProblems(raw: unknown, card: AgentCard | undefined): CardP
       });
     }
     try {
-      negotiateVersion(iface.protocolVersion);
+      negotiateVersion(iface.protocolVersion, { next: true });
     } catch {
       problems.push({
         path: `${at}.protocolVersion`,
         rule: '§3.6 Versioning',
-        message: `protocol version "${iface.protocolVersion}" is neither 1.0 nor 0.3`,
+        message: `protocol version "${iface.protocolVersion}" is none of 1.0, 1.1 (the dev-1.1 draft) and 0.3`,
         severity: 'warning',
       });
     }

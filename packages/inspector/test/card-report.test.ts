@@ -6,7 +6,7 @@ import type { AgentCard } from '@taskwire/core';
 import { signAgentCard } from '@taskwire/core';
 import { referenceAgentCard } from '@taskwire/reference-agent';
 import { startAgent } from '@taskwire/reference-agent/browser-kit';
-import type { RunningAgent } from '@taskwire/reference-agent/serve';
+import { serveAll, type RunningAgent } from '@taskwire/reference-agent/serve';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectCard } from '../src/card-report.js';
 import { runChecks } from '../src/checks.js';
@@ -55,6 +55,18 @@ describe('inspectCard', () => {
     expect(bad.problems.filter((p) => p.path.startsWith('signatures'))).toEqual([
       expect.objectContaining({ path: 'signatures[0]', severity: 'error', message: expect.stringContaining('the signature does not match the card') }),
     ]);
+  });
+
+  it('takes a card announcing A2A 1.1 (the dev-1.1 draft) as no problem, and speaks 1.1 to an agent that serves it', async () => {
+    const next = await serveAll({ host: '127.0.0.1', port: 0, grpcPort: 0, store: { kind: 'memory' }, drainGraceMs: 1_000, protocolV1_1: true });
+    try {
+      served.set('/v11/agent-card.json', referenceAgentCard([{ url: next.urls.jsonRpc, protocolBinding: 'JSONRPC', protocolVersion: '1.1' }]));
+      const report = await inspectCard(`${base}/v11/agent-card.json`);
+      expect(report.problems.filter((p) => p.path.endsWith('protocolVersion'))).toEqual([]);
+      expect(report.probes).toEqual([expect.objectContaining({ binding: 'JSONRPC', status: 'answered', acceptedVersion: '1.1' })]);
+    } finally {
+      await next.close();
+    }
   });
 
   it('reads a v0.3 card: its fields are warnings, its JSON-RPC interface is spoken in v0.3, and the checks run over it', async () => {
