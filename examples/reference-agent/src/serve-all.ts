@@ -1,5 +1,5 @@
 import { cardSecurity, jwtAuth, SCOPES, scopePolicy } from '@taskwire/auth';
-import { apiKeyAuth, createMemoryTaskStore, TaskService, type Agent, type AgentCard, type AgentInterface, type AuthPolicy, type Authorize, type Logger, type TaskCoordinator, type TaskStore } from '@taskwire/core';
+import { apiKeyAuth, createMemoryTaskStore, TaskService, withNextVersion, type Agent, type AgentCard, type AuthPolicy, type Authorize, type Logger, type TaskCoordinator, type TaskStore } from '@taskwire/core';
 import { FileTaskStore } from '@taskwire/core/file';
 import { createSqliteTaskStore } from '@taskwire/sqlite';
 import { nodeSqlite } from '@taskwire/sqlite/node';
@@ -14,14 +14,6 @@ import { explainListenError } from './listen-error.js';
 import type { AgentOptions } from './options.js';
 import { createWebPage } from './web/page-server.js';
 
-/**
- * The card's interfaces: with A2A 1.1 served (`--protocol-v1-1`), each one
- * first as `1.1` (clients that speak it pick those) and then again as `1.0`
- * (for clients that do not), else as they are.
- */
-function announced(interfaces: AgentInterface[], v1_1: boolean | undefined): AgentInterface[] {
-  return v1_1 ? [...interfaces.map((i) => ({ ...i, protocolVersion: '1.1' })), ...interfaces] : interfaces;
-}
 
 /** The URLs a running reference agent serves. */
 export interface RunningAgent {
@@ -132,7 +124,11 @@ export async function serveAll(
     // Every interface under the public base URL (--public-url, a trusted proxy's report, else this process's own).
     ...(options.publicUrl !== undefined && { publicUrl: options.publicUrl }),
     trustProxy: options.trustProxy ?? false,
-    card: (baseUrl) => ({ ...card, supportedInterfaces: announced([...httpInterfaces(baseUrl), ...grpcInterfaces, wsInterface(wsUrlOf(baseUrl))], options.protocolV1_1) }),
+    card: (baseUrl) => {
+      const interfaces = [...httpInterfaces(baseUrl), ...grpcInterfaces, wsInterface(wsUrlOf(baseUrl))];
+      // Served A2A 1.1 (--protocol-v1-1): each interface as 1.1 first, then again as 1.0.
+      return { ...card, supportedInterfaces: options.protocolV1_1 ? withNextVersion(interfaces) : interfaces };
+    },
   }).catch(listening('--port', options.port));
   const wsUrl = wsUrlOf(http.url);
   const ws = attachWebSocket({ server: http.server, service, path: '/a2a/ws', ...(auth && { auth }), ...(logger && { logger }) });

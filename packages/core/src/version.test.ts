@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { A2AError } from './errors.js';
-import { negotiateVersion } from './version.js';
+import { negotiateVersion, withNextVersion } from './version.js';
 
 function refusal(requested: string): A2AError {
   try {
@@ -40,5 +40,15 @@ describe('negotiateVersion (A2A-Version, §3.6)', () => {
     expect(negotiateVersion('1.1.2', { next: true })).toBe('1.1');
     expect(negotiateVersion('1.0', { next: true })).toBe('1.0');
     expect(() => negotiateVersion('1.2', { next: true })).toThrow(/not supported/);
+  });
+
+  it('announces each interface as 1.1 first, then again as given, leaving the input as it was', () => {
+    const given = [
+      { url: 'http://127.0.0.1:1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: 'http://127.0.0.1:1/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ];
+    const copy = structuredClone(given);
+    expect(withNextVersion(given)).toEqual([{ ...given[0], protocolVersion: '1.1' }, { ...given[1], protocolVersion: '1.1' }, ...given]);
+    expect(given).toEqual(copy);
   });
 });

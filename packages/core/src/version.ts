@@ -42,3 +42,14 @@ export function negotiateVersion(requested: string | undefined | null, options?:
     requestedVersion: value,
   });
 }
+
+/**
+ * A card's interfaces for a service that serves A2A 1.1 (`protocol.v1_1`):
+ * each of `interfaces` announced first as {@link NEXT_VERSION} (clients that
+ * speak it, `@taskwire/client` among them, pick those) and then again as
+ * given (for clients that speak only what they say). Returns a new array;
+ * `interfaces` is not changed.
+ */
+export function withNextVersion<I extends { readonly protocolVersion: string }>(interfaces: readonly I[]): I[] {
+  return [...interfaces.map((i) => ({ ...i, protocolVersion: NEXT_VERSION })), ...interfaces];
+}

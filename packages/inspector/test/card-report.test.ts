@@ -58,7 +58,7 @@ describe('inspectCard', () => {
   });
 
   it('takes a card announcing A2A 1.1 (the dev-1.1 draft) as no problem, and speaks 1.1 to an agent that serves it', async () => {
-    const next = await serveAll({ host: '127.0.0.1', port: 0, grpcPort: 0, store: { kind: 'memory' }, drainGraceMs: 1_000, protocolV1_1: true });
+    const next = await serveAll({ host: '127.0.0.1', port: 0, grpcPort: 0, store: { kind: 'memory' }, apiKey: undefined, drainGraceMs: 1_000, protocolV1_1: true });
     try {
       served.set('/v11/agent-card.json', referenceAgentCard([{ url: next.urls.jsonRpc, protocolBinding: 'JSONRPC', protocolVersion: '1.1' }]));
       const report = await inspectCard(`${base}/v11/agent-card.json`);
