@@ -49,6 +49,9 @@ const MAX_BACKOFF_MS = 5_000;
  *   passed (a run given up here, a claim whose answer was lost, a failed
  *   settling commit), whatever else it runs: every task whose run is gone
  *   settles within two leases.
+ * - abort requests: a cancel with a grace made here for a task another
+ *   live replica runs asks that replica, on the same channel, to abort its
+ *   run with the grace (`requestAbort`; see `AbortRequests`);
  * - names: with `replicaName`, the LISTEN connection holds an advisory
  *   lock on the name, the proof a start-up needs before it takes the
  *   unexpired leases of the name's earlier processes.
