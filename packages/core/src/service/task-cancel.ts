@@ -15,6 +15,9 @@ import { stateOf } from './task-stream.js';
  */
 export const ABORT_REQUEST_MARGIN_MS = 2_000;
 
+/** The longest a timer waits (a longer wait is cut to this). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** What {@link cancelTask} uses of its service. */
 export interface CancelHost {
   readonly engine: TaskEngine;
@@ -109,13 +112,14 @@ async function abortHere(host: CancelHost, taskId: string, context: CallContext)
  */
 async function abortElsewhere(host: CancelHost, record: TaskRecord, context: CallContext): Promise<TaskRecord | undefined> {
   const taskId = record.task.id;
-  if (host.requestAbort === undefined) return undefined;
+  if (host.requestAbort === undefined || !Number.isFinite(host.graceMs)) return undefined;
   const hub = host.engine.hub;
   // Subscribed before asking: a commit the answer makes is either read from the store or delivered here.
   const subscription = hub.subscribe(taskId, record.lastSequence);
   try {
-    if (!(await host.requestAbort(taskId, host.graceMs))) return undefined;
-    const deadline = AbortSignal.timeout(host.graceMs + ABORT_REQUEST_MARGIN_MS);
+    // A request that could not be sent is one nobody answers: the cancel is then committed here, as without a grace.
+    if (!(await host.requestAbort(taskId, host.graceMs).catch(() => false))) return undefined;
+    const deadline = AbortSignal.timeout(Math.min(host.graceMs + ABORT_REQUEST_MARGIN_MS, MAX_TIMER_MS));
     for (;;) {
       // A failed read ends the wait: the cancel is then committed here.
       const stored = await subscription.next(deadline).catch(() => undefined);
