@@ -6,6 +6,7 @@ import { prepared, quoteSchema } from '../schema-name.js';
 import type { PostgresTaskStore } from '../task-store.js';
 import { backgroundPool, PoolConnections } from './background-pool.js';
 import { BackgroundJobs } from './background-jobs.js';
+import { CommitWatchers } from './commit-watchers.js';
 import { clusterStatements, type ClusterStatements } from './cluster-sql.js';
 import { LEASE_HEARTBEATS_STEP } from './heartbeat-migration.js';
 import { LeaseKeeper } from './lease-keeper.js';
@@ -61,9 +62,7 @@ export class PostgresCoordinator implements TaskCoordinator {
   readonly leaseTtlMs: number;
   readonly rerunOrphans: number;
   private readonly sql: ClusterStatements;
-  private readonly watchers = new Map<string, Set<(lastSequence: number) => void>>();
-  private readonly pending = new Map<string, number>();
-  private flushing = false;
+  private readonly watchers: CommitWatchers;
   private readonly leases: LeaseKeeper;
   private readonly jobs: BackgroundJobs;
   private host: CoordinatorHost | undefined;
@@ -91,6 +90,7 @@ export class PostgresCoordinator implements TaskCoordinator {
     this.sql = clusterStatements(quoteSchema(store.schema));
     this.leases = new LeaseKeeper(this.processId, this.leaseTtlMs, logger);
     this.jobs = new BackgroundJobs(logger);
+    this.watchers = new CommitWatchers(logger);
     // A renewal must give up well before the lease would expire, so the next one can try on a fresh connection.
     this.background = backgroundPool(store.pool, sessionName('cluster', tag, name), Math.max(1_000, this.leaseTtlMs / 3), logger);
     this.storeConnections = new PoolConnections(store.pool);
@@ -103,7 +103,7 @@ export class PostgresCoordinator implements TaskCoordinator {
       channel: eventsChannel(store.schema),
       pingIntervalMs,
       pingTimeoutMs,
-      onCommit: (taskId, lastSequence) => this.announce(taskId, lastSequence),
+      onCommit: (taskId, lastSequence) => this.watchers.announce(taskId, lastSequence),
       onConnected: () => {
         // Notifications may have been missed, and the replica re-asserts its leases at once.
         this.jobs.trigger('catch-up');
@@ -138,15 +138,9 @@ export class PostgresCoordinator implements TaskCoordinator {
     return coordinator;
   }
 
+
   watch(taskId: string, onCommit: (lastSequence: number) => void): () => void {
-    let set = this.watchers.get(taskId);
-    if (set === undefined) this.watchers.set(taskId, (set = new Set()));
-    set.add(onCommit);
-    const watchers = set;
-    return () => {
-      watchers.delete(onCommit);
-      if (watchers.size === 0 && this.watchers.get(taskId) === watchers) this.watchers.delete(taskId);
-    };
+    return this.watchers.watch(taskId, onCommit);
   }
 
   hold(taskId: string, epoch: number, onLost: () => void): () => void {
@@ -212,36 +206,14 @@ export class PostgresCoordinator implements TaskCoordinator {
     return this.leases.renew(this.background.pool, rowsToo ? this.sql.renew : this.sql.beat);
   }
 
-  /** A commit of `taskId` was announced (or read): watchers hear the newest sequence once per event-loop turn. */
-  private announce(taskId: string, lastSequence: number): void {
-    if (!this.watchers.has(taskId)) return;
-    if (!(lastSequence <= (this.pending.get(taskId) ?? -1))) this.pending.set(taskId, lastSequence);
-    if (this.flushing) return;
-    this.flushing = true;
-    setImmediate(() => {
-      this.flushing = false;
-      const batch = [...this.pending];
-      this.pending.clear();
-      for (const [id, sequence] of batch) {
-        for (const onCommit of this.watchers.get(id) ?? []) {
-          try {
-            onCommit(sequence);
-          } catch (error) {
-            this.logger?.error({ taskId: id, error: String(error) }, 'Taskwire postgres: a commit watcher threw');
-          }
-        }
-      }
-    });
-  }
-
   /** Reads the last sequence of every watched task and announces it (lost notifications only delay). */
   private async catchUp(): Promise<void> {
-    const ids = [...this.watchers.keys()];
+    const ids = this.watchers.ids();
     for (let at = 0; at < ids.length && !this.closing; at += CATCH_UP_BATCH) {
       const { rows } = await this.background.pool.query<{ id: string; last_sequence: string }>(
         prepared(this.sql.lastSequences, [ids.slice(at, at + CATCH_UP_BATCH)]),
       );
-      for (const row of rows) this.announce(row.id, Number(row.last_sequence));
+      for (const row of rows) this.watchers.announce(row.id, Number(row.last_sequence));
     }
   }
 
