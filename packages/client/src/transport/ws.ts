@@ -154,13 +154,28 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
     return reported;
   }
 
+  /**
+   * The start of one call on the current connection (opened when there is
+   * none): its signal (its own, and the connect deadline while no
+   * connection is open), the connection, `expired` (the deadline's
+   * TransientError once the deadline, not the caller, ended the call),
+   * `failed` (what the call throws for `error`: that TransientError, or the
+   * call's A2AError), and `done` to stop watching the deadline.
+   */
+  function begin(call: CallOptions | undefined) {
+    const own = signalOf(call);
+    const deadline = connectDeadline();
+    const signal = either(own, deadline?.signal);
+    const pending = connect();
+    const expired = (): unknown => (deadline?.signal.aborted && !own?.aborted ? deadline.signal.reason : undefined);
+    const failed = async (error: unknown): Promise<unknown> => expired() ?? (await failure(error, signal, pending));
+    return { signal, pending, expired, failed, done: () => deadline?.done() };
+  }
+
   /** One attempt of each call on the current connection (opened when there is none). */
   const once = {
     async unary<M extends UnaryMethodName>(method: M, params: ParamsOf<M>, call?: CallOptions): Promise<ResultOf<M>> {
-      const own = signalOf(call);
-      const deadline = connectDeadline();
-      const signal = either(own, deadline?.signal);
-      const pending = connect();
+      const { signal, pending, failed, done } = begin(call);
       try {
         const { trpc } = await pending;
         const read = METHODS[method].rest.verb === 'GET';
@@ -168,18 +183,14 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
         const result = read ? trpc.query(method, input, { signal }) : trpc.mutation(method, input, { signal });
         return unwrapped(await result, 'result', call, asksExtensions(call)) as ResultOf<M>;
       } catch (error) {
-        if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
-        throw await failure(error, signal, pending);
+        throw await failed(error);
       } finally {
-        deadline?.done();
+        done();
       }
     },
 
     async *stream<M extends StreamMethodName>(method: M, params: ParamsOf<M>, call?: CallOptions): AsyncIterable<StreamEvent> {
-      const own = signalOf(call);
-      const deadline = connectDeadline();
-      const signal = either(own, deadline?.signal);
-      const pending = connect();
+      const { signal, pending, failed, done, expired } = begin(call);
       try {
         const { trpc } = await pending;
         const events = trpc.subscription(method, withTraceContext(params, call?.headers), { signal }) as AsyncIterableIterator<{ id: string; data: StreamResponse }>;
@@ -193,12 +204,12 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
           yield { sequence: Number.parseInt(event.id, 10), response: response as StreamResponse };
         }
         // An aborted subscription just ends: a connect deadline that ended it is a failure.
-        if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
+        const late = expired();
+        if (late) throw late;
       } catch (error) {
-        if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
-        throw await failure(error, signal, pending);
+        throw await failed(error);
       } finally {
-        deadline?.done();
+        done();
       }
       // A refused connection ends its streams: report why.
       const refused = refusedWith ?? (await pending).refused();
