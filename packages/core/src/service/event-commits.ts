@@ -7,25 +7,13 @@ import { landedCommit, RunRetries, type RetryingRun, type UnknownCommit } from '
 import type { LeaseCondition } from './coordination.js';
 import { LeaseLostError } from './coordination.js';
 import { groupOutcomes, reduceGroup, type ReducedGroup, type StepOutcome } from './event-group.js';
+import { settleAfterLoss, StoreWentBackError } from './lost-commits.js';
 import type { EngineParts, NewTasks } from './new-tasks.js';
 import type { StatusClock } from './status-clock.js';
 import type { Applied } from './task-engine.js';
 import { claimEpoch, type RunLease } from './task-leases.js';
 
 const MAX_CONFLICT_RETRIES = 8;
-
-/**
- * The store holds an older version of a task than this process already
- * committed (a database failover lost its last commits): the run ends as on
- * a lost lease, and nothing is written onto the older version, whose next
- * sequence numbers clients may already have seen with other events.
- */
-class StoreWentBackError extends LeaseLostError {
-  constructor(taskId: string, committed: number, stored: number) {
-    super(taskId);
-    this.message = `The task store holds version ${stored} of task ${taskId}, older than version ${committed} this process committed (the database lost recent commits, as after a failover): the run stops here rather than write over events clients may have seen`;
-  }
-}
 
 /**
  * How a `TaskEngine` commits events to a task, under the task's lock:
@@ -101,8 +89,10 @@ export class EventCommits {
           const sent = landed && attempts?.get(landed.attempt);
           if (landed && sent) return this.accepted(taskId, sent.group, sent.before, landed.record, landed.attempt.lastSequence + 1, activate);
         }
-        // Behind what was committed here: never reduced again onto the older record (its sequence numbers were handed out).
+        // Behind what was committed here: never reduced again onto the older record (its sequence numbers were handed
+        // out). The task fails after what was published here, leaving the lost numbers unused, where the store can.
         if (error instanceof VersionConflictError && error.actualVersion > 0 && error.actualVersion < current.version) {
+          await settleAfterLoss(this.parts, this.clock, current, error.actualVersion, lease);
           throw new StoreWentBackError(taskId, current.version, error.actualVersion);
         }
         // Retried on the same version: if the lost attempt landed after all, the conflict above finds it.

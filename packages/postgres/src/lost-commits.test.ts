@@ -1,0 +1,123 @@
+import { TaskService, VersionConflictError, type Agent, type StreamEvent, type StreamResponse } from '@taskwire/core';
+import { commitOf, testEvent, testTask } from '@taskwire/core/testing';
+import { expect, it } from 'vitest';
+import { describePostgres } from './database-test-kit.js';
+import { quoteSchema } from './schema-name.js';
+import { createPostgresTaskStore } from './task-store.js';
+
+/** A promise with its resolve, for gates between the test and an agent. */
+function gate<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const text = (response: StreamResponse) => JSON.stringify(response);
+
+describePostgres('commits after lost commits: a gap in the log, never a sequence number used twice', (db) => {
+  const open = async () => {
+    const schema = await db.schema();
+    return { S: quoteSchema(schema), store: await createPostgresTaskStore({ pool: db.pool, schema }) };
+  };
+
+  it('commitFrom numbers the events from the given sequence, leaves the numbers between unused and refuses a sequence the log has', async () => {
+    const { store } = await open();
+    const task = testTask('t1', { state: 'TASK_STATE_WORKING' });
+    await store.commit(commitOf(task, 0, [testEvent(task, 1), testEvent(task, 2)]));
+    const failed = testTask('t1', { state: 'TASK_STATE_FAILED', at: 9 });
+    // The numbers 2 and beyond are still the log's: refused, nothing changes.
+    const refused = await store.commitFrom(commitOf(failed, 1, [{ task: failed }]), 2).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(VersionConflictError);
+    expect((await store.get('t1'))!.lastSequence).toBe(2);
+    // A version other than the stored one is refused as by commit.
+    await expect(store.commitFrom(commitOf(failed, 2, [{ task: failed }]), 7)).rejects.toBeInstanceOf(VersionConflictError);
+
+    expect(await store.commitFrom(commitOf(failed, 1, [{ task: failed }]), 7)).toEqual({ version: 2, firstSequence: 7, lastSequence: 7 });
+    expect(await store.get('t1')).toMatchObject({ task: failed, version: 2, lastSequence: 7 });
+    expect((await store.readEvents('t1', 0)).map((e) => e.sequence)).toEqual([1, 2, 7]);
+    // A reader inside the gap gets what follows it.
+    expect(await store.readEvents('t1', 4)).toEqual([{ sequence: 7, event: { task: failed } }]);
+    await expect(store.commitFrom(commitOf(failed, 0, [{ task: failed }]), 9)).rejects.toBeInstanceOf(TypeError);
+    await store.close();
+  });
+
+  it('a run whose store lost its last commits fails the task after what it published; resumes inside the gap get the task', async () => {
+    const { S, store } = await open();
+    const first = gate();
+    const goOn = gate();
+    const published = gate();
+    const failover = gate();
+    const fourth = gate<unknown>();
+    const agent: Agent = async (ctx) => {
+      await ctx.working('step 1');
+      first.resolve();
+      await goOn.promise;
+      await ctx.working('step 2');
+      await ctx.working('step 3');
+      published.resolve();
+      await failover.promise;
+      await ctx.working('step 4').then(
+        () => fourth.resolve(undefined),
+        (error: unknown) => fourth.resolve(error),
+      );
+      await ctx.complete('done');
+    };
+    const service = new TaskService({ store, agent, newTaskWindowMs: 0 });
+    const sent = await service.unary('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'go' }] }, configuration: { returnImmediately: true } });
+    const id = 'task' in sent ? sent.task.id : '';
+    await first.promise;
+    // What the standby has when the primary dies: the task as it was after "step 1".
+    const kept = (await store.get(id))!.lastSequence;
+    await db.pool.query(`CREATE TABLE ${S}.standby AS SELECT * FROM ${S}.tasks WHERE id = $1`, [id]);
+    // A client follows the task from there on: it sees "step 2" and "step 3".
+    const seen: StreamEvent[] = [];
+    const follower = (async () => {
+      for await (const event of await service.stream('SubscribeToTask', { id, afterSequence: kept })) seen.push(event);
+    })();
+    goOn.resolve();
+    await published.promise;
+    const lost = (await store.get(id))!.lastSequence;
+    expect(lost).toBe(kept + 2);
+
+    // The failover: the new primary has the row and the log as they were after "step 1".
+    await db.pool.query(
+      `UPDATE ${S}.tasks t SET version = s.version, last_sequence = s.last_sequence, task = s.task, snapshot_sequence = s.snapshot_sequence,
+         state = s.state, status_key = s.status_key FROM ${S}.standby s WHERE t.id = s.id`,
+    );
+    await db.pool.query(`DELETE FROM ${S}.task_events WHERE task_id = $1 AND sequence > $2`, [id, kept]);
+    await db.pool.query(`DROP TABLE ${S}.standby`);
+    failover.resolve();
+
+    // The run stops (its "step 4" is refused), and the task failed right after the last event published here.
+    expect(await fourth.promise).toMatchObject({ name: 'LeaseLostError', message: expect.stringMatching(/older than version/) });
+    await follower;
+    const log = await store.readEvents(id, 0);
+    expect(log.map((e) => e.sequence)).toEqual([...Array.from({ length: kept }, (_, i) => i + 1), lost + 1]);
+    const settled = log.at(-1)!.event;
+    expect('task' in settled && settled.task.status.state).toBe('TASK_STATE_FAILED');
+    expect(text(settled)).toMatch(/lost the last events of this task/);
+    // The task as the client knew it, "step 3" included (its status message moved into the history).
+    expect(text(settled)).toContain('step 3');
+    expect(text(settled)).not.toContain('step 4');
+    expect((await store.get(id))!.task).toEqual('task' in settled ? settled.task : undefined);
+
+    // The follower saw 2 and 3 under numbers the store never uses again, then the failure after them, and ended.
+    expect(seen.map((e) => e.sequence)).toEqual([kept + 1, kept + 2, lost + 1]);
+    expect(text(seen.at(-1)!.response)).toBe(text(settled));
+    for (const event of seen) {
+      const stored = log.find((e) => e.sequence === event.sequence);
+      if (stored) expect(text(stored.event)).toBe(text(event.response));
+    }
+
+    // A client resuming from inside the gap, or from its end, gets the failed task, not silence.
+    for (const after of [kept + 1, lost]) {
+      for (const resume of [() => service.stream('SubscribeToTask', { id, afterSequence: after }), () => service.resumeStreamingMessage({ id, afterSequence: after })]) {
+        const events: StreamEvent[] = [];
+        for await (const event of await resume()) events.push(event);
+        expect(events.map((e) => [e.sequence, text(e.response)])).toEqual([[lost + 1, text(settled)]]);
+      }
+    }
+    await service.close();
+    await store.close();
+  });
+});
