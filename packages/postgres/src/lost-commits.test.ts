@@ -1,9 +1,11 @@
 import { TaskService, VersionConflictError, type Agent, type StreamEvent, type StreamResponse } from '@taskwire/core';
 import { commitOf, testEvent, testTask } from '@taskwire/core/testing';
+import type pg from 'pg';
 import { expect, it } from 'vitest';
 import { describePostgres } from './database-test-kit.js';
 import { quoteSchema } from './schema-name.js';
 import { createPostgresTaskStore } from './task-store.js';
+import { until } from './wait-test-kit.js';
 
 /** A promise with its resolve, for gates between the test and an agent. */
 function gate<T = void>() {
@@ -13,6 +15,24 @@ function gate<T = void>() {
 }
 
 const text = (response: StreamResponse) => JSON.stringify(response);
+
+/**
+ * Keeps a copy of task `id`'s row as it is now; the function it resolves
+ * puts the row back and drops the events logged since: what a standby that
+ * lagged behind has once promoted.
+ */
+async function standbyCopy(pool: pg.Pool, S: string, id: string): Promise<() => Promise<void>> {
+  const kept = (await pool.query<{ last_sequence: string }>(`SELECT last_sequence FROM ${S}.tasks WHERE id = $1`, [id])).rows[0]!.last_sequence;
+  await pool.query(`CREATE TABLE ${S}.standby AS SELECT * FROM ${S}.tasks WHERE id = $1`, [id]);
+  return async () => {
+    await pool.query(
+      `UPDATE ${S}.tasks t SET version = s.version, last_sequence = s.last_sequence, task = s.task, snapshot_sequence = s.snapshot_sequence,
+         state = s.state, status_key = s.status_key FROM ${S}.standby s WHERE t.id = s.id`,
+    );
+    await pool.query(`DELETE FROM ${S}.task_events WHERE task_id = $1 AND sequence > $2`, [id, kept]);
+    await pool.query(`DROP TABLE ${S}.standby`);
+  };
+}
 
 describePostgres('commits after lost commits: a gap in the log, never a sequence number used twice', (db) => {
   const open = async () => {
@@ -68,7 +88,7 @@ describePostgres('commits after lost commits: a gap in the log, never a sequence
     await first.promise;
     // What the standby has when the primary dies: the task as it was after "step 1".
     const kept = (await store.get(id))!.lastSequence;
-    await db.pool.query(`CREATE TABLE ${S}.standby AS SELECT * FROM ${S}.tasks WHERE id = $1`, [id]);
+    const promote = await standbyCopy(db.pool, S, id);
     // A client follows the task from there on: it sees "step 2" and "step 3".
     const seen: StreamEvent[] = [];
     const follower = (async () => {
@@ -80,12 +100,7 @@ describePostgres('commits after lost commits: a gap in the log, never a sequence
     expect(lost).toBe(kept + 2);
 
     // The failover: the new primary has the row and the log as they were after "step 1".
-    await db.pool.query(
-      `UPDATE ${S}.tasks t SET version = s.version, last_sequence = s.last_sequence, task = s.task, snapshot_sequence = s.snapshot_sequence,
-         state = s.state, status_key = s.status_key FROM ${S}.standby s WHERE t.id = s.id`,
-    );
-    await db.pool.query(`DELETE FROM ${S}.task_events WHERE task_id = $1 AND sequence > $2`, [id, kept]);
-    await db.pool.query(`DROP TABLE ${S}.standby`);
+    await promote();
     failover.resolve();
 
     // The run stops (its "step 4" is refused), and the task failed right after the last event published here.
@@ -117,6 +132,47 @@ describePostgres('commits after lost commits: a gap in the log, never a sequence
         expect(events.map((e) => [e.sequence, text(e.response)])).toEqual([[lost + 1, text(settled)]]);
       }
     }
+    await service.close();
+    await store.close();
+  });
+
+  it('a task whose last commits were lost after its run ended is failed after them by this process, the stored task first', async () => {
+    const { S, store } = await open();
+    const first = gate();
+    const goOn = gate();
+    const agent: Agent = async (ctx) => {
+      await ctx.working('step 1');
+      first.resolve();
+      await goOn.promise;
+      await ctx.working('step 2');
+      await ctx.complete('done');
+    };
+    const service = new TaskService({ store, agent, newTaskWindowMs: 0 });
+    const sent = await service.unary('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'go' }] }, configuration: { returnImmediately: true } });
+    const id = 'task' in sent ? sent.task.id : '';
+    await first.promise;
+    const kept = (await store.get(id))!.lastSequence;
+    const promote = await standbyCopy(db.pool, S, id);
+    goOn.resolve();
+    const completedAt = await until(async () => {
+      const record = await store.get(id);
+      return record!.task.status.state === 'TASK_STATE_COMPLETED' && service.engine.peek(id) === undefined ? record!.lastSequence : undefined;
+    });
+    // The failover lost "step 2" and the completion: the store has the task working, as after "step 1".
+    await promote();
+    expect((await store.get(id))!.task.status.state).toBe('TASK_STATE_WORKING');
+
+    // Settling the abandoned task (here a restart's recovery; in a cluster the sweep of its own rows) fails it after what was published.
+    expect(await service.recover()).toEqual([id]);
+    const log = await store.readEvents(id, 0);
+    expect(log.map((e) => e.sequence)).toEqual([...Array.from({ length: kept }, (_, i) => i + 1), completedAt + 1, completedAt + 2]);
+    expect(log.at(-2)!.event).toEqual({ task: expect.objectContaining({ id, status: expect.objectContaining({ state: 'TASK_STATE_WORKING' }) }) });
+    expect(log.at(-1)!.event).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_FAILED' } } });
+    expect((await store.get(id))!.task.status.state).toBe('TASK_STATE_FAILED');
+    // A client that saw the completion and resumes after it gets the task and the failure.
+    const events: StreamEvent[] = [];
+    for await (const event of await service.stream('SubscribeToTask', { id, afterSequence: completedAt })) events.push(event);
+    expect(events.map((e) => e.sequence)).toEqual([completedAt + 1, completedAt + 2]);
     await service.close();
     await store.close();
   });

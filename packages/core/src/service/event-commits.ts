@@ -2,7 +2,7 @@ import { A2AError } from '../errors.js';
 import type { LifecycleEvent } from '../lifecycle/index.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { VersionConflictError } from '../store/task-store.js';
-import { isTerminal } from '../schema/index.js';
+import { isTerminal, type StreamResponse } from '../schema/index.js';
 import { landedCommit, RunRetries, type RetryingRun, type UnknownCommit } from './commit-retry.js';
 import type { LeaseCondition } from './coordination.js';
 import { LeaseLostError } from './coordination.js';
@@ -63,19 +63,24 @@ export class EventCommits {
         return groupOutcomes(group, current, record, record.lastSequence - group.entries.length + 1).outcomes;
       }
       const lease = this.condition(taskId, activate, run);
+      // This process published events the stored task lacks (a failover lost them): the commit goes after them, the
+      // stored task first (as a reader that missed events gets it), so no number a client saw is used again.
+      const published = this.parts.published.of(taskId);
+      const gap = published !== undefined && published > current.lastSequence && this.parts.store.commitFrom !== undefined ? { task: current.task } : undefined;
       try {
-        const committed = await this.parts.store.commit({
+        const request = {
           task: group.task,
           expectedVersion: current.version,
           owner: current.owner,
-          events: group.entries,
+          events: gap === undefined ? group.entries : [gap, ...group.entries],
           lease,
           // The logged updates are the reduced events themselves: a store may keep them alone (see CommitRequest.appendOnly).
           appendOnly: group.appendOnly,
-        });
+        };
+        const committed = gap === undefined ? await this.parts.store.commit(request) : await this.parts.store.commitFrom!(request, published! + 1);
         if (activate && this.parts.leases) this.parts.leases.claimed(taskId, claimEpoch(committed));
         const record: TaskRecord = { task: group.task, owner: current.owner, version: committed.version, lastSequence: committed.lastSequence, trace: current.trace };
-        return this.accepted(taskId, group, current, record, committed.firstSequence, activate);
+        return this.accepted(taskId, group, current, record, committed.firstSequence, activate, gap);
       } catch (error) {
         if (retries !== undefined && retries.unknown.length > 0 && error instanceof VersionConflictError) {
           // An earlier attempt whose connection died may have landed after all: then it is these events' commit.
@@ -121,14 +126,15 @@ export class EventCommits {
 
   /**
    * A committed group of events (`stored` is the record after it, its first
-   * entry at `firstSequence`): the record becomes the active one (when
-   * `activate` or already active), subscribers and waiters hear of it.
-   * Resolves each event's outcome.
+   * entry at `firstSequence`, after `head` when the commit logged one: the
+   * task after a gap): the record becomes the active one (when `activate`
+   * or already active), subscribers and waiters hear of it. Resolves each
+   * event's outcome.
    */
-  private accepted(taskId: string, group: ReducedGroup, before: TaskRecord, stored: TaskRecord, firstSequence: number, activate: boolean): StepOutcome<Applied>[] {
+  private accepted(taskId: string, group: ReducedGroup, before: TaskRecord, stored: TaskRecord, firstSequence: number, activate: boolean, head?: StreamResponse): StepOutcome<Applied>[] {
     if (activate || this.parts.active.has(taskId)) this.parts.active.set(taskId, stored);
-    this.parts.publish(taskId, group.entries, firstSequence);
-    const { outcomes, settled } = groupOutcomes(group, before, stored, firstSequence);
+    this.parts.publish(taskId, head === undefined ? group.entries : [head, ...group.entries], firstSequence);
+    const { outcomes, settled } = groupOutcomes(group, before, stored, head === undefined ? firstSequence : firstSequence + 1);
     if (this.parts.outcomes.waiting && settled !== undefined) this.parts.outcomes.settle(taskId, { record: settled });
     return outcomes;
   }
