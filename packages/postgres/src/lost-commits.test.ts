@@ -40,6 +40,30 @@ describePostgres('commits after lost commits: a gap in the log, never a sequence
     return { S: quoteSchema(schema), store: await createPostgresTaskStore({ pool: db.pool, schema }) };
   };
 
+  /**
+   * A task whose agent says "step 1", then waits for `goOn` and runs
+   * `rest`; resolves once the standby's copy of the task after "step 1"
+   * is taken (`promote` makes it the stored one), with `kept` its last sequence.
+   */
+  const started = async (rest: (ctx: Parameters<Agent>[0]) => Promise<void>) => {
+    const { S, store } = await open();
+    const first = gate();
+    const goOn = gate();
+    const agent: Agent = async (ctx) => {
+      await ctx.working('step 1');
+      first.resolve();
+      await goOn.promise;
+      await rest(ctx);
+    };
+    const service = new TaskService({ store, agent, newTaskWindowMs: 0 });
+    const sent = await service.unary('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'go' }] }, configuration: { returnImmediately: true } });
+    const id = 'task' in sent ? sent.task.id : '';
+    await first.promise;
+    const kept = (await store.get(id))!.lastSequence;
+    const promote = await standbyCopy(db.pool, S, id);
+    return { store, service, id, kept, promote, goOn: () => goOn.resolve() };
+  };
+
   it('commitFrom numbers the events from the given sequence, leaves the numbers between unused and refuses a sequence the log has', async () => {
     const { store } = await open();
     const task = testTask('t1', { state: 'TASK_STATE_WORKING' });
@@ -62,16 +86,11 @@ describePostgres('commits after lost commits: a gap in the log, never a sequence
   });
 
   it('a run whose store lost its last commits fails the task after what it published; resumes inside the gap get the task', async () => {
-    const { S, store } = await open();
-    const first = gate();
-    const goOn = gate();
     const published = gate();
     const failover = gate();
     const fourth = gate<unknown>();
-    const agent: Agent = async (ctx) => {
-      await ctx.working('step 1');
-      first.resolve();
-      await goOn.promise;
+    // What the standby has when the primary dies: the task as it was after "step 1".
+    const { store, service, id, kept, promote, goOn } = await started(async (ctx) => {
       await ctx.working('step 2');
       await ctx.working('step 3');
       published.resolve();
@@ -81,20 +100,13 @@ describePostgres('commits after lost commits: a gap in the log, never a sequence
         (error: unknown) => fourth.resolve(error),
       );
       await ctx.complete('done');
-    };
-    const service = new TaskService({ store, agent, newTaskWindowMs: 0 });
-    const sent = await service.unary('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'go' }] }, configuration: { returnImmediately: true } });
-    const id = 'task' in sent ? sent.task.id : '';
-    await first.promise;
-    // What the standby has when the primary dies: the task as it was after "step 1".
-    const kept = (await store.get(id))!.lastSequence;
-    const promote = await standbyCopy(db.pool, S, id);
+    });
     // A client follows the task from there on: it sees "step 2" and "step 3".
     const seen: StreamEvent[] = [];
     const follower = (async () => {
       for await (const event of await service.stream('SubscribeToTask', { id, afterSequence: kept })) seen.push(event);
     })();
-    goOn.resolve();
+    goOn();
     await published.promise;
     const lost = (await store.get(id))!.lastSequence;
     expect(lost).toBe(kept + 2);
@@ -137,23 +149,11 @@ describePostgres('commits after lost commits: a gap in the log, never a sequence
   });
 
   it('a task whose last commits were lost after its run ended is failed after them by this process, the stored task first', async () => {
-    const { S, store } = await open();
-    const first = gate();
-    const goOn = gate();
-    const agent: Agent = async (ctx) => {
-      await ctx.working('step 1');
-      first.resolve();
-      await goOn.promise;
+    const { store, service, id, kept, promote, goOn } = await started(async (ctx) => {
       await ctx.working('step 2');
       await ctx.complete('done');
-    };
-    const service = new TaskService({ store, agent, newTaskWindowMs: 0 });
-    const sent = await service.unary('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'go' }] }, configuration: { returnImmediately: true } });
-    const id = 'task' in sent ? sent.task.id : '';
-    await first.promise;
-    const kept = (await store.get(id))!.lastSequence;
-    const promote = await standbyCopy(db.pool, S, id);
-    goOn.resolve();
+    });
+    goOn();
     const completedAt = await until(async () => {
       const record = await store.get(id);
       return record!.task.status.state === 'TASK_STATE_COMPLETED' && service.engine.peek(id) === undefined ? record!.lastSequence : undefined;
