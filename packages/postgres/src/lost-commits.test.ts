@@ -64,6 +64,23 @@ describePostgres('commits after lost commits: a gap in the log, never a sequence
     return { store, service, id, kept, promote, goOn: () => goOn.resolve() };
   };
 
+  /** A task that said "step 1" (the standby's copy taken then), then "step 2" and completed at `completedAt`; its run is over. */
+  const completed = async () => {
+    const task = await started(async (ctx) => {
+      await ctx.working('step 2');
+      await ctx.complete('done');
+    });
+    task.goOn();
+    const completedAt = await until(async () => {
+      const record = await task.store.get(task.id);
+      return record!.task.status.state === 'TASK_STATE_COMPLETED' && task.service.engine.peek(task.id) === undefined ? record!.lastSequence : undefined;
+    });
+    return { ...task, completedAt };
+  };
+
+  /** The sequences of a log that kept `kept` events, lost those up to `lost`, and has two after them. */
+  const gapAfter = (kept: number, lost: number) => [...Array.from({ length: kept }, (_, i) => i + 1), lost + 1, lost + 2];
+
   it('commitFrom numbers the events from the given sequence, leaves the numbers between unused and refuses a sequence the log has', async () => {
     const { store } = await open();
     const task = testTask('t1', { state: 'TASK_STATE_WORKING' });
@@ -149,15 +166,7 @@ describePostgres('commits after lost commits: a gap in the log, never a sequence
   });
 
   it('a task whose last commits were lost after its run ended is failed after them by this process, the stored task first', async () => {
-    const { store, service, id, kept, promote, goOn } = await started(async (ctx) => {
-      await ctx.working('step 2');
-      await ctx.complete('done');
-    });
-    goOn();
-    const completedAt = await until(async () => {
-      const record = await store.get(id);
-      return record!.task.status.state === 'TASK_STATE_COMPLETED' && service.engine.peek(id) === undefined ? record!.lastSequence : undefined;
-    });
+    const { store, service, id, kept, promote, completedAt } = await completed();
     // The failover lost "step 2" and the completion: the store has the task working, as after "step 1".
     await promote();
     expect((await store.get(id))!.task.status.state).toBe('TASK_STATE_WORKING');
@@ -165,7 +174,7 @@ describePostgres('commits after lost commits: a gap in the log, never a sequence
     // Settling the abandoned task (here a restart's recovery; in a cluster the sweep of its own rows) fails it after what was published.
     expect(await service.recover()).toEqual([id]);
     const log = await store.readEvents(id, 0);
-    expect(log.map((e) => e.sequence)).toEqual([...Array.from({ length: kept }, (_, i) => i + 1), completedAt + 1, completedAt + 2]);
+    expect(log.map((e) => e.sequence)).toEqual(gapAfter(kept, completedAt));
     expect(log.at(-2)!.event).toEqual({ task: expect.objectContaining({ id, status: expect.objectContaining({ state: 'TASK_STATE_WORKING' }) }) });
     expect(log.at(-1)!.event).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_FAILED' } } });
     expect((await store.get(id))!.task.status.state).toBe('TASK_STATE_FAILED');
@@ -174,6 +183,24 @@ describePostgres('commits after lost commits: a gap in the log, never a sequence
     for await (const event of await service.stream('SubscribeToTask', { id, afterSequence: completedAt })) events.push(event);
     expect(events.map((e) => e.sequence)).toEqual([completedAt + 1, completedAt + 2]);
     await service.close();
+    await store.close();
+  });
+
+  it('a process that only streamed the lost events to a client (another one committed them) also settles the task after them', async () => {
+    const { store, service, id, kept, promote, completedAt } = await completed();
+    await service.close();
+    // Another process on the same tables streams the task to its client: "step 2" and the completion.
+    const other = new TaskService({ store, agent: async () => undefined, newTaskWindowMs: 0 });
+    const seen: StreamEvent[] = [];
+    for await (const event of await other.stream('SubscribeToTask', { id, afterSequence: kept })) seen.push(event);
+    expect(seen.map((e) => e.sequence)).toEqual([kept + 1, completedAt]);
+    await promote();
+
+    expect(await other.recover()).toEqual([id]);
+    const log = await store.readEvents(id, 0);
+    expect(log.map((e) => e.sequence)).toEqual(gapAfter(kept, completedAt));
+    expect(log.at(-1)!.event).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_FAILED' } } });
+    await other.close();
     await store.close();
   });
 });

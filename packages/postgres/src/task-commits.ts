@@ -66,6 +66,9 @@ export class TaskCommits {
 
   /** Stores update `request` with its events from `firstSequence` on, the task written whole (see {@link PostgresTaskStore.commitFrom}). */
   async commitFrom(request: CommitRequest, firstSequence: number): Promise<CommitResult> {
+    if (request.expectedVersion === 0 || !Number.isSafeInteger(firstSequence) || firstSequence < 1) {
+      throw new TypeError(`commitFrom updates a stored task from a positive sequence (expectedVersion ${request.expectedVersion}, firstSequence ${firstSequence})`);
+    }
     return this.commitOne(request, { ...prepared(request), task: JSON.stringify(request.task) }, firstSequence);
   }
 

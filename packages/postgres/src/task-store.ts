@@ -183,9 +183,6 @@ export class PostgresTaskStore implements TaskStore {
   /** See `TaskStore.commitFrom`: an update whose events are numbered from `firstSequence`, leaving a gap. */
   async commitFrom(request: CommitRequest, firstSequence: number): Promise<CommitResult> {
     this.check();
-    if (request.expectedVersion === 0 || !Number.isSafeInteger(firstSequence) || firstSequence < 1) {
-      throw new TypeError(`commitFrom updates a stored task from a positive sequence (expectedVersion ${request.expectedVersion}, firstSequence ${firstSequence})`);
-    }
     return this.commits.commitFrom(request, firstSequence);
   }
 

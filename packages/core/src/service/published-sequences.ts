@@ -2,8 +2,9 @@
 const DEFAULT_LIMIT = 10_000;
 
 /**
- * The newest sequence this process committed (and so may have published)
- * for each of the tasks it committed to most recently, up to `limit` tasks
+ * The newest sequence this process committed (and so may have published),
+ * or streamed to a client from another process's commits, for each of the
+ * tasks it did so most recently, up to `limit` tasks
  * (the oldest remembered is forgotten first). A commit that reads a task
  * from the store behind what is remembered here meets a store that lost
  * commits (a database failover): it goes after a gap, never under a number

@@ -101,6 +101,15 @@ export class TaskEngine {
     return this.store.get(taskId);
   }
 
+  /**
+   * Notes that a client of this process was sent `taskId`'s event at
+   * `sequence` (a stream): a later commit here onto a stored log that no
+   * longer reaches it goes after it (see `TaskStore.commitFrom`).
+   */
+  sent(taskId: string, sequence: number): void {
+    this.published.note(taskId, sequence);
+  }
+
   /** The in-memory record of a running task, if it is one (no store read; version 0 while held back). */
   peek(taskId: string): TaskRecord | undefined {
     return this.active.get(taskId);

@@ -88,6 +88,7 @@ async function* follow(engine: TaskEngine, subscription: Subscription, options: 
     state !== undefined && (isTerminal(state) || (options.until === 'turn' && isInterrupted(state) && sequence >= options.replayUntil));
   try {
     for (const item of options.head) {
+      engine.sent(subscription.taskId, item.sequence);
       yield item;
       if (ends(stateOf(item.response), item.sequence)) return;
     }
@@ -106,6 +107,7 @@ async function* follow(engine: TaskEngine, subscription: Subscription, options: 
           item = { sequence: record.lastSequence, response: { task: options.snapshot(record.task) } };
         }
       }
+      engine.sent(subscription.taskId, item.sequence);
       yield item;
       if (ends(stateOf(item.response), item.sequence)) return;
     }
