@@ -97,7 +97,7 @@ export class EventCommits {
         // Behind what was committed here: never reduced again onto the older record (its sequence numbers were handed
         // out). The task fails after what was published here, leaving the lost numbers unused, where the store can.
         if (error instanceof VersionConflictError && error.actualVersion > 0 && error.actualVersion < current.version) {
-          await settleAfterLoss(this.parts, this.clock, current, error.actualVersion, lease);
+          await settleAfterLoss(this.parts, this.clock, current, error.actualVersion, lease, published);
           throw new StoreWentBackError(taskId, current.version, error.actualVersion);
         }
         // Retried on the same version: if the lost attempt landed after all, the conflict above finds it.

@@ -32,7 +32,8 @@ export class StoreWentBackError extends LeaseLostError {
  * a sequence the store no longer reaches (it holds version `storedVersion`).
  * The task as `known` shows it, failed with {@link LOST_COMMITS_MESSAGE},
  * is logged whole (a `{ task }` event, as a reader that missed events gets
- * it) at `known.lastSequence + 1`: the numbers the store lost stay unused,
+ * it) right after `known.lastSequence`, or `after` (the newest sequence
+ * this process sent) when higher: the numbers the store lost stay unused,
  * so none a client saw comes back with other content. Committed under
  * `lease` (the condition of the commit that found the loss: another holder
  * or a further commit refuses it). Subscribers and waiters here hear of it.
@@ -46,6 +47,7 @@ export async function settleAfterLoss(
   known: TaskRecord,
   storedVersion: number,
   lease: LeaseCondition | undefined,
+  after = known.lastSequence,
 ): Promise<TaskRecord | undefined> {
   const { task } = known;
   if (parts.store.commitFrom === undefined || isTerminal(task.status.state)) return undefined;
@@ -57,7 +59,7 @@ export async function settleAfterLoss(
   const entry: StreamResponse = { task: group.task };
   let committed;
   try {
-    committed = await parts.store.commitFrom({ task: group.task, expectedVersion: storedVersion, owner: known.owner, events: [entry], lease }, known.lastSequence + 1);
+    committed = await parts.store.commitFrom({ task: group.task, expectedVersion: storedVersion, owner: known.owner, events: [entry], lease }, Math.max(after, known.lastSequence) + 1);
   } catch {
     return undefined;
   }
