@@ -2,10 +2,17 @@ import { A2AError } from '../errors.js';
 import { callTraceOf } from '../observability/server-call.js';
 import type { RunObserver } from '../observability/run-observer.js';
 import { isTerminal, type Task } from '../schema/index.js';
-import type { TaskRecord } from '../store/task-store.js';
+import { VersionConflictError, type TaskRecord } from '../store/task-store.js';
 import type { CallContext } from '../calls.js';
 import type { AgentRunner } from './agent-run.js';
-import { TransitionFailure, type TaskEngine } from './task-engine.js';
+import { TransitionFailure, type Applied, type TaskEngine } from './task-engine.js';
+
+/**
+ * How many times a cancel applies its event again after the engine gave up
+ * on version conflicts (each time after its own retries): a run busy on
+ * another process moves the task on between every read and commit of it.
+ */
+const CANCEL_ROUNDS = 8;
 
 /** What {@link cancelTask} uses of its service. */
 export interface CancelHost {
@@ -42,16 +49,26 @@ export async function cancelTask(host: CancelHost, taskId: string, context: Call
     const now = await host.visible(taskId, context);
     if (isTerminal(now.task.status.state)) return canceledOrNot(host, now, context, record);
   }
+  let applied: Applied;
   try {
-    const applied = await host.engine.apply(taskId, {
-      statusUpdate: { taskId, contextId: record.task.contextId, status: { state: 'TASK_STATE_CANCELED' } },
-    });
-    host.runner.abort(taskId, reason);
-    host.observer.canceled(taskId, record.trace, callTraceOf(context));
-    return host.answer(applied.record, context);
+    applied = await applyCancel(host, taskId, record.task.contextId);
   } catch (error) {
     if (!(error instanceof TransitionFailure)) throw error;
     return canceledOrNot(host, await host.visible(taskId, context), context);
+  }
+  host.runner.abort(taskId, reason);
+  host.observer.canceled(taskId, record.trace, callTraceOf(context));
+  return host.answer(applied.record, context);
+}
+
+/** Applies the canceled status to `taskId`, again while other commits keep winning the race to it (see {@link CANCEL_ROUNDS}). */
+async function applyCancel(host: CancelHost, taskId: string, contextId: string): Promise<Applied> {
+  for (let round = 0; ; round++) {
+    try {
+      return await host.engine.apply(taskId, { statusUpdate: { taskId, contextId, status: { state: 'TASK_STATE_CANCELED' } } });
+    } catch (error) {
+      if (!(error instanceof VersionConflictError) || round >= CANCEL_ROUNDS) throw error;
+    }
   }
 }
 
