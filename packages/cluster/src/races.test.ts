@@ -61,9 +61,9 @@ describePostgres('races over 3 replicas on one database, calls spread over every
       const final: TaskState = copies[0]!.status.state;
       expect(isTerminal(final), final).toBe(true);
       if (cancel.status === 'fulfilled') expect(final).toBe('TASK_STATE_CANCELED');
-      else expect((cancel.reason as A2AError).code).toBe(-32002);
+      else expect((cancel.reason as A2AError).code, String(cancel.reason)).toBe(-32002);
       if (resume.status === 'fulfilled') expect(resume.value.status.state).toBe(final);
-      else expect((resume.reason as A2AError).code).toBe(-32004);
+      else expect((resume.reason as A2AError).code, String(resume.reason)).toBe(-32004);
     }
     // The logs agree: one lifecycle each, nothing after its terminal state.
     expect(await storedLogProblems(db.url, cluster().schema, raced.map((r) => r.task.id))).toEqual([]);

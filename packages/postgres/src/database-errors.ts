@@ -37,6 +37,15 @@ export function isConflict(error: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
+/**
+ * True when `error` is what {@link databaseError} made of a deadlock or a
+ * serialization failure: the statement was rolled back whole, so it may be
+ * made again as it was.
+ */
+export function rolledBack(error: unknown): boolean {
+  return isConflict(error) || (A2AError.is(error) && error.metadata?.cause === 'database-conflict');
+}
+
 /** The `google.rpc.RetryInfo` detail sent with an unavailable database: try again in a second. */
 const RETRY_INFO = { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' };
 

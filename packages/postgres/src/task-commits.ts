@@ -2,7 +2,7 @@ import { isTerminal, SnapshotLags, timestampSortKey, type CommitRequest, type Co
 import type pg from 'pg';
 import type { CommitNotifier } from './cluster/notifier.js';
 import { CommitBatcher } from './commit-batch.js';
-import { storable } from './database-errors.js';
+import { rolledBack, storable } from './database-errors.js';
 import { batchStatement, batchValues, type BatchedUpdate } from './task-batch-sql.js';
 import { clusterParameters, type TaskStatements } from './task-sql.js';
 
@@ -114,7 +114,11 @@ export class TaskCommits {
     return request.lease?.kind === 'claim' && typeof epoch === 'number' ? { ...stored, leaseEpoch: epoch } : stored;
   }
 
-  /** Stores a batch of updates of distinct tasks in one statement (one alone as {@link commitOne} does). */
+  /**
+   * Stores a batch of updates of distinct tasks in one statement (one alone
+   * as {@link commitOne} does). A batch the database rolled back because of
+   * a deadlock is stored again, each commit in a statement of its own.
+   */
   private async commitBatch(commits: readonly Batched[]): Promise<(CommitResult | { readonly failed: unknown })[]> {
     if (commits.length === 1) {
       const [{ request, update }] = commits as [Batched];
@@ -128,6 +132,9 @@ export class TaskCommits {
       ({ rows } = await this.store.query<{ i: string; version: number; last_sequence: string; lease_epoch?: number | null }>(text, batchValues(updates, this.maxEvents, leased), 'storing tasks', true));
     } catch (error) {
       for (const update of updates) this.lags.forget(update.id);
+      // Rolled back by a deadlock (another replica's batch, or a lease renewal, locking the same rows in another order):
+      // nothing was stored. Each commit goes again alone: one task row each, so none of them can deadlock again.
+      if (rolledBack(error)) return Promise.all(commits.map(({ request, update }) => this.commitOne(request, update).catch((failed: unknown) => ({ failed }))));
       throw error;
     }
     const stored = new Map(rows.map((row) => [Number(row.i) - 1, row]));

@@ -62,7 +62,7 @@ export class EventCommits {
         const record = await this.newTasks.commitNew(current, group.task, [{ task: current.task }, ...group.entries], run);
         return groupOutcomes(group, current, record, record.lastSequence - group.entries.length + 1).outcomes;
       }
-      const lease = this.condition(taskId, activate, run);
+      const lease = this.condition(taskId, activate, run, group.task.status.state === 'TASK_STATE_CANCELED');
       // This process published events the stored task lacks (a failover lost them): the commit goes after them, the
       // stored task first (as a reader that missed events gets it), so no number a client saw is used again.
       const published = this.parts.published.of(taskId);
@@ -115,10 +115,14 @@ export class EventCommits {
    * processes on the store): a claim when it starts a run; the hold of
    * `run`'s own epoch for a run's commit (a run without one is refused with
    * {@link LeaseLostError}: it is never sent unfenced); for a commit of no
-   * run (a cancel, a recovery), the lease held here now, if any.
+   * run (a recovery), the lease held here now, if any; none for a commit of
+   * no run that `cancels` its task: a cancel is the caller's and stands
+   * whoever holds the lease, as it does from any other process (a lease held
+   * here that another process has taken over would refuse it).
    */
-  private condition(taskId: string, claim: boolean, run: RunLease | undefined): LeaseCondition | undefined {
+  private condition(taskId: string, claim: boolean, run: RunLease | undefined, cancels: boolean): LeaseCondition | undefined {
     if (this.parts.leases === undefined) return undefined;
+    if (run === undefined && !claim && cancels) return undefined;
     if (claim || run === undefined) return this.parts.leases.condition(taskId, claim);
     if (run.epoch === undefined) throw new LeaseLostError(taskId);
     return this.parts.leases.condition(taskId, false, run.epoch);

@@ -2,10 +2,10 @@ import { A2AError } from '../errors.js';
 import { callTraceOf } from '../observability/server-call.js';
 import type { RunObserver } from '../observability/run-observer.js';
 import { isTerminal, type Task } from '../schema/index.js';
-import type { TaskRecord } from '../store/task-store.js';
+import { VersionConflictError, type TaskRecord } from '../store/task-store.js';
 import type { CallContext } from '../calls.js';
 import type { AgentRunner } from './agent-run.js';
-import { TransitionFailure, type TaskEngine } from './task-engine.js';
+import { TransitionFailure, type Applied, type TaskEngine } from './task-engine.js';
 import { stateOf } from './task-stream.js';
 
 /**
@@ -14,6 +14,13 @@ import { stateOf } from './task-stream.js';
  * the grace passed) before it cancels the task itself.
  */
 export const ABORT_REQUEST_MARGIN_MS = 2_000;
+
+/**
+ * How many times a cancel applies its event again after the engine gave up
+ * on version conflicts (each time after its own retries): a run busy on
+ * another process moves the task on between every read and commit of it.
+ */
+const CANCEL_ROUNDS = 8;
 
 /** The longest a timer waits (a longer wait is cut to this). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -89,11 +96,21 @@ export async function cancelRunForPeer(engine: TaskEngine, runner: AgentRunner, 
 /** The abort reason of a run whose task is being canceled. */
 const canceledReason = (taskId: string) => `Task ${taskId} was canceled`;
 
-/** Commits the cancel of `taskId` (a TransitionFailure when it is terminal already), then aborts its run here. */
-async function commitCancel(engine: TaskEngine, runner: AgentRunner, taskId: string, contextId: string) {
-  const applied = await engine.apply(taskId, { statusUpdate: { taskId, contextId, status: { state: 'TASK_STATE_CANCELED' } } });
-  runner.abort(taskId, canceledReason(taskId));
-  return applied;
+/**
+ * Commits the cancel of `taskId` (a TransitionFailure when it is terminal
+ * already), again while other commits keep winning the race to it (see
+ * {@link CANCEL_ROUNDS}), then aborts its run here.
+ */
+async function commitCancel(engine: TaskEngine, runner: AgentRunner, taskId: string, contextId: string): Promise<Applied> {
+  for (let round = 0; ; round++) {
+    try {
+      const applied = await engine.apply(taskId, { statusUpdate: { taskId, contextId, status: { state: 'TASK_STATE_CANCELED' } } });
+      runner.abort(taskId, canceledReason(taskId));
+      return applied;
+    } catch (error) {
+      if (!(error instanceof VersionConflictError) || round >= CANCEL_ROUNDS) throw error;
+    }
+  }
 }
 
 /** Aborts the run here and gives it the grace: the task once its run ended it, undefined when it is still unsettled. */

@@ -156,8 +156,9 @@ export class TaskEngine {
    * previous commit is in flight wait for it together and go in one commit
    * (in order, each reduced onto what the ones before it left, each
    * settling with its own outcome; a failed commit fails them all). Without
-   * `run`, the commit carries the lease held here now, if any, and is not
-   * retried.
+   * `run`, the commit carries the lease held here now, if any (none when
+   * it cancels the task: a cancel stands whoever holds the lease), and is
+   * not retried.
    */
   apply(taskId: string, event: LifecycleEvent, activate = false, run?: RunLease & RetryingRun): Promise<Applied> {
     const grouped = run !== undefined && !activate;
