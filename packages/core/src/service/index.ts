@@ -12,4 +12,5 @@ export type { RunInput } from './agent-run.js';
 export * from './coordination.js';
 export { RemoteFeed } from './remote-feed.js';
 export { PROCESS_STOPPED } from './cluster-link.js';
+export { TAKE_OVER_SEQUENCE_GAP } from './published-sequences.js';
 export { redactPushSecrets } from './push-configs.js';

@@ -16,7 +16,7 @@ import { EventGroup } from './event-group.js';
 import type { TaskOutcome } from './task-outcomes.js';
 import { TaskOutcomes } from './task-outcomes.js';
 import { StatusClock } from './status-clock.js';
-import { PublishedSequences } from './published-sequences.js';
+import { PublishedSequences, TAKE_OVER_SEQUENCE_GAP } from './published-sequences.js';
 
 /** The reducer refused an event; `error` says why. */
 export class TransitionFailure extends Error {
@@ -108,6 +108,20 @@ export class TaskEngine {
    */
   sent(taskId: string, sequence: number): void {
     this.published.note(taskId, sequence);
+  }
+
+  /**
+   * This process has just taken `taskId`'s lease over from another process
+   * (gone): where the store can leave a gap in a log (`TaskStore.commitFrom`),
+   * the next commit here goes {@link TAKE_OVER_SEQUENCE_GAP} past the stored
+   * last sequence, the stored task first, as after events this process
+   * published (the gone holder's last commits may be lost with numbers
+   * clients saw). Nothing for a task not stored, or a store without gaps.
+   */
+  async takenOver(taskId: string): Promise<void> {
+    if (this.store.commitFrom === undefined) return;
+    const record = await this.store.get(taskId);
+    if (record !== undefined && record.version > 0) this.published.note(taskId, record.lastSequence + TAKE_OVER_SEQUENCE_GAP);
   }
 
   /** The in-memory record of a running task, if it is one (no store read; version 0 while held back). */
