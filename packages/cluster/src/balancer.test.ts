@@ -28,8 +28,14 @@ async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[
   return out;
 }
 
-/** Sequences that follow each other with no gap and no repeat. */
-const contiguous = (events: readonly StreamEvent[]) => events.every((e, i) => i === 0 || e.sequence === events[i - 1]!.sequence + 1);
+/**
+ * Sequences that follow each other with no gap and no repeat, except that
+ * the task itself may skip ahead (a task taken over from a replica that is
+ * gone is settled after a gap, the task logged first: see
+ * `TAKE_OVER_SEQUENCE_GAP`).
+ */
+const contiguous = (events: readonly StreamEvent[]) =>
+  events.every((e, i) => i === 0 || e.sequence === events[i - 1]!.sequence + 1 || ('task' in e.response && e.sequence > events[i - 1]!.sequence));
 
 /** Short, so that the task of a replica killed outright is settled soon (within the lease, plus a sweep). */
 const LEASE_TTL_MS = 3_000;

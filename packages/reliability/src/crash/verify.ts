@@ -45,9 +45,12 @@ export interface TaskCheck {
  * Reads back what a killed server left in `store` (anonymous owner): every
  * acknowledged task must be there with every acknowledged message exactly
  * once, and every task's event log must be sound (contiguous, legal
- * transitions, ending in the task's state).
+ * transitions, ending in the task's state). `takeOverGaps` (a clustered
+ * PostgreSQL server, whose restart takes its predecessor's tasks over): the
+ * task itself may skip ahead, as a task taken over from a gone process is
+ * settled after a gap (see `TAKE_OVER_SEQUENCE_GAP`).
  */
-export async function checkTasks(store: TaskStore, acked: AckLog): Promise<TaskCheck> {
+export async function checkTasks(store: TaskStore, acked: AckLog, takeOverGaps = false): Promise<TaskCheck> {
   const problems: string[] = [];
   let tasks = 0;
   for (const a of acked.tasks.values()) problems.push(...ackProblems(a, (await store.get(a.taskId))?.task));
@@ -56,7 +59,7 @@ export async function checkTasks(store: TaskStore, acked: AckLog): Promise<TaskC
     for (const task of page.tasks) {
       tasks++;
       const events = (await store.readEvents(task.id, 0)).map(numbered);
-      for (const problem of logProblems(events, { finalState: task.status.state })) problems.push(`task ${task.id}: ${problem}`);
+      for (const problem of logProblems(events, { finalState: task.status.state, snapshots: takeOverGaps })) problems.push(`task ${task.id}: ${problem}`);
     }
     if (!(pageToken = page.nextPageToken)) break;
   }
@@ -105,9 +108,11 @@ export interface WireCheck {
  * stream the kill cut resumes with SubscribeToTask `afterSequence` right
  * after the last event it delivered and runs to the task's end. The acked
  * states are refreshed from what the server says (a continuation in flight
- * at the kill may have moved a task on).
+ * at the kill may have moved a task on). `takeOverGaps`: as for
+ * {@link checkTasks} (a resumed stream gets the task, skipping ahead, for
+ * the events past the gap's start).
  */
-export async function checkOverWire(transports: TransportSet, acked: AckLog, random: Random): Promise<WireCheck> {
+export async function checkOverWire(transports: TransportSet, acked: AckLog, random: Random, takeOverGaps = false): Promise<WireCheck> {
   const problems: string[] = [];
   const listed = new Map<string, Task>();
   for (let pageToken = ''; ; ) {
@@ -141,7 +146,7 @@ export async function checkOverWire(transports: TransportSet, acked: AckLog, ran
     const { events, error } = await drain(stream);
     const where = `resuming task ${a.taskId} after ${after} over ${binding}`;
     if (error) problems.push(`${where} failed: ${error instanceof Error ? error.message : String(error)}`);
-    for (const problem of logProblems(events, { firstSequence: after + 1, finalState: end })) problems.push(`${where}: ${problem}`);
+    for (const problem of logProblems(events, { firstSequence: after + 1, finalState: end, snapshots: takeOverGaps })) problems.push(`${where}: ${problem}`);
     if (events.length === 0 && !error) problems.push(`${where}: no event at all`);
     resumed++;
   }
