@@ -6,7 +6,7 @@ import { resolveTelemetry, type Telemetry } from '../observability/telemetry.js'
 import { PushConfigMethods, pushNotSupported, pushSupported } from './push-configs.js';
 import { isSettled, type AgentCard, type SendMessageRequest, type Task } from '../schema/index.js';
 import { answerTask } from '../store/list-tasks.js';
-import type { TaskRecord } from '../store/task-store.js';
+import type { TaskHead, TaskRecord } from '../store/task-store.js';
 import { AgentRunner } from './agent-run.js';
 import { linkCoordinator, sharedLeases } from './cluster-link.js';
 import { ownerOf, type CallContext, type StreamEvent } from '../calls.js';
@@ -171,10 +171,10 @@ export class TaskService implements A2AHandlers {
 
   async SubscribeToTask(params: ParsedParamsOf<'SubscribeToTask'>, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
     requireStreaming(this.options.card);
-    const record = await this.visible(params.id, context, params.tenant);
-    return subscribeToTask(this.engine, record, {
+    return subscribeToTask(this.engine, await this.placed(params, context), {
       afterSequence: params.afterSequence,
       snapshot: (task) => this.project(task),
+      record: () => this.visible(params.id, context, params.tenant),
       signal: context.signal,
     });
   }
@@ -194,10 +194,10 @@ export class TaskService implements A2AHandlers {
     const parsed = parseParams('SubscribeToTask', params);
     requireExtensions(this.options.card, context.extensions);
     await this.options.authorize?.({ method: 'SubscribeToTask', params: parsed, context });
-    const record = await this.visible(parsed.id, context, parsed.tenant);
-    const events = await subscribeToTask(this.engine, record, {
+    const events = await subscribeToTask(this.engine, await this.placed(parsed, context), {
       afterSequence: parsed.afterSequence,
       snapshot: (task) => this.project(task),
+      record: () => this.visible(parsed.id, context, parsed.tenant),
       until: 'turn',
       signal: context.signal,
     });
@@ -272,6 +272,13 @@ export class TaskService implements A2AHandlers {
     const record = await this.engine.get(taskId);
     if (!record || record.owner !== ownerOf(context, tenant)) throw taskNotFound(taskId);
     return record;
+  }
+
+  /** Where a subscribe starts: with a resume point, the visible task's head alone (see `TaskEngine.head`); else its record. */
+  private async placed(params: ParsedParamsOf<'SubscribeToTask'>, context: CallContext): Promise<TaskRecord | TaskHead> {
+    const found = params.afterSequence === undefined ? await this.engine.get(params.id) : await this.engine.head(params.id);
+    if (!found || found.owner !== ownerOf(context, params.tenant)) throw taskNotFound(params.id);
+    return found;
   }
 
   /** Whether calls may negotiate A2A 1.1 (`protocol.v1_1`). */

@@ -74,6 +74,19 @@ export function registerAppendConformance(run: ConformanceRunner, durable: boole
       expect((await store.get('t1'))?.task).toEqual(done);
       expect((await store.list({ owner: 'alice', includeArtifacts: true, status: 'TASK_STATE_COMPLETED' })).tasks).toEqual([done]);
     }));
+    it('head, when the store has one, answers what get does after every commit, and undefined for an unknown task', run(async ({ store }) => {
+      if (store.head === undefined) return;
+      const headOf = async (id: string) => {
+        const record = await store.get(id);
+        return record && { taskId: record.task.id, version: record.version, owner: record.owner, lastSequence: record.lastSequence, state: record.task.status.state };
+      };
+      const { task, version } = await streamAppends(store, 3, async () => expect(await store.head!('t1')).toEqual(await headOf('t1')));
+      const asked: Task = { ...task, status: { state: 'TASK_STATE_INPUT_REQUIRED', timestamp: testTimestamp(99) } };
+      await store.commit(commitOf(asked, version, [{ statusUpdate: { taskId: 't1', contextId: 'ctx-1', status: asked.status } }]));
+      expect(await store.head('t1')).toEqual({ taskId: 't1', version: version + 1, owner: 'alice', lastSequence: 8, state: 'TASK_STATE_INPUT_REQUIRED' });
+      expect(await store.head('t1')).toEqual(await headOf('t1'));
+      expect(await store.head('nope')).toBeUndefined();
+    }));
     it('a list between appends sees the newest status timestamp and every chunk', run(async ({ store }) => {
       await streamAppends(store, 3, async (expected) => {
         const [listed] = (await store.list({ owner: 'alice', includeArtifacts: true, statusTimestampAfter: expected.status.timestamp })).tasks;
