@@ -25,6 +25,9 @@ export class TransitionFailure extends Error {
   }
 }
 
+/** A refused event's error (one function for every commit, not a closure per commit). */
+const refusal = (error: TransitionError): TransitionFailure => new TransitionFailure(error);
+
 /** The result of applying one event: the record after it, and whether it was a duplicate. */
 export interface Applied {
   readonly record: TaskRecord;
@@ -184,7 +187,7 @@ export class TaskEngine {
         group.fail(error);
         throw error;
       }
-      const first = group.settle(outcomes, (error) => new TransitionFailure(error));
+      const first = group.settle(outcomes, refusal);
       if ('refused' in first) throw new TransitionFailure(first.refused);
       return first;
     });
