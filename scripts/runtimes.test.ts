@@ -7,6 +7,7 @@ import { createClient } from '../packages/client/src/index.js';
 import { installPackages } from './readme-examples/install.js';
 import { npmBinary } from './release/npm-binaries.js';
 import { freePort } from './release/registry.js';
+import { workerdBuildOptions } from './workerd-bundle.js';
 
 // server-http's README says its fetch handler serves on Workers, Bun and
 // Deno. Each runtime, installed from npm, serves the agent of
@@ -49,18 +50,8 @@ interface EsbuildModule {
 /** Bundles worker.mjs and what it imports into one module for workerd (esbuild, from the workspace's tsup). */
 async function bundleWorker(): Promise<void> {
   const esbuild = createRequire(createRequire(join(root, 'package.json')).resolve('tsup'))('esbuild') as EsbuildModule;
-  await esbuild.build({
-    entryPoints: [join(app, 'worker.mjs')],
-    outfile: join(app, 'worker.bundle.mjs'),
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['workerd', 'worker', 'browser', 'import'],
-    // serveA2A's node:http is imported only when called; workerd serves the fetch handler.
-    external: ['node:*'],
-    logLevel: 'error',
-  });
+  // The packages as packed for npm: no source condition. serveA2A's node:http is left out (imported only when called).
+  await esbuild.build({ ...workerdBuildOptions(join(app, 'worker.mjs'), { source: false }), outfile: join(app, 'worker.bundle.mjs') });
 }
 
 const RUNTIMES: Runtime[] = [

@@ -1,23 +1,14 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
+import { workerdBuildOptions } from '../../../scripts/workerd-bundle.js';
 
 /** Where the local D1 database lives between runs (as `wrangler dev` keeps it under .wrangler/). */
 export const DEFAULT_STATE = join(import.meta.dirname, '..', '.wrangler', 'state');
 
 /** Bundles src/worker.ts for workerd, as wrangler would: one ES module. */
 export async function bundleWorker(): Promise<string> {
-  const result = await build({
-    entryPoints: [join(import.meta.dirname, 'worker.ts')],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['@taskwire/source', 'workerd', 'worker', 'browser', 'import'],
-    external: ['node:*'],
-    logLevel: 'error',
-  });
+  const result = await build({ ...workerdBuildOptions(join(import.meta.dirname, 'worker.ts'), { source: true }), write: false });
   return result.outputFiles[0]!.text;
 }
 

@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { A2AClient } from '@taskwire/client';
+import type { StreamEvent, Task } from '@taskwire/core';
 import { createClient } from '@taskwire/client';
 import { migrate } from '@taskwire/postgres';
 import { describePostgres } from '@taskwire/postgres/testing';
@@ -69,14 +70,22 @@ describePostgres('an a2a-js executor on a PostgreSQL cluster: 2 replica processe
     expect(executed(b).filter((r) => r.taskId === task.id)).toEqual([{ kind: 'execute', replica: 'replica-b', taskId: task.id, text: 'Friday', task: { state: 6, history: ['book', 'Which day?', 'Friday'] } }]);
   }, 60_000);
 
-  it('a cancel sent to the other replica reaches cancelTask on the replica running the executor', async () => {
-    const sent = await a.client.sendMessage({ ...user('wait'), configuration: { returnImmediately: true } });
-    if (!('task' in sent)) throw new Error('expected a task');
-    const id = sent.task.id;
-    await vi.waitFor(async () => expect((await b.client.getTask({ id })).status.state).toBe('TASK_STATE_WORKING'), { timeout: 20_000, interval: 50 });
-    expect((await b.client.cancelTask({ id })).status.state).toBe('TASK_STATE_CANCELED');
+  it("a cancel sent to the other replica reaches cancelTask on the replica running the executor, and the executor's own canceled message is the answer", async () => {
+    const events: StreamEvent[] = [];
+    let answer: Promise<Task> | undefined;
+    // Streamed at A, which runs the executor; canceled at B once it works.
+    for await (const event of a.client.sendStreamingMessage(user('wait'))) {
+      events.push(event);
+      const response = event.response;
+      if (!answer && 'statusUpdate' in response && response.statusUpdate.status.state === 'TASK_STATE_WORKING') answer = b.client.cancelTask({ id: response.statusUpdate.taskId });
+    }
+    const id = (events[0]!.response as { task: Task }).task.id;
+    const saidByExecutor = { state: 'TASK_STATE_CANCELED', message: { role: 'ROLE_AGENT', parts: [{ text: 'Task cancelled by user on replica-a.' }] } };
+    expect((await answer)!.status).toMatchObject(saidByExecutor);
+    expect(events.at(-1)!.response).toMatchObject({ statusUpdate: { taskId: id, status: saidByExecutor } });
     await vi.waitFor(() => expect(canceled(a).map((r) => r.taskId)).toContain(id), { timeout: 20_000, interval: 50 });
     expect(canceled(b).map((r) => r.taskId)).not.toContain(id);
-    expect((await a.client.getTask({ id })).status.state).toBe('TASK_STATE_CANCELED');
+    expect((await a.client.getTask({ id })).status).toMatchObject(saidByExecutor);
+    expect((await b.client.getTask({ id })).status).toMatchObject(saidByExecutor);
   }, 60_000);
 });

@@ -120,6 +120,15 @@ export interface JwtAuthOptions {
 export interface JwtAuth extends AuthPolicy {
   /** Verifies one token: resolves its principal or rejects with an `Unauthenticated` A2AError (RFC 6750 `invalid_token`). */
   verify(token: string): Promise<Principal>;
+  /**
+   * Stops the periodic key check ({@link JwtAuthOptions.keyCheckIntervalMs}):
+   * its timer is cleared at once and never scheduled again, so nothing of
+   * this verifier is left running (call it when the server it guards has
+   * closed). Tokens are still verified afterwards, and a withdrawn key is
+   * still found when the keys are fetched for another reason (an unknown
+   * `kid`, an expired cache). Idempotent.
+   */
+  close(): void;
 }
 
 /** Scopes a token grants: the space-separated `scope` claim, or the `scp` array some issuers use. */
@@ -206,7 +215,7 @@ export function jwtAuth(options: JwtAuthOptions): JwtAuth {
     return { principal, exp };
   };
   const authenticate = bearerAuth(check);
-  return { authenticate, verify: check, challenge: `Bearer realm="${(options.realm ?? 'a2a').replace(/["\\]/g, '')}"` };
+  return { authenticate, verify: check, close: () => watch.close(), challenge: `Bearer realm="${(options.realm ?? 'a2a').replace(/["\\]/g, '')}"` };
 }
 
 /** Verified tokens and their principals, kept until `ttlMs` passed, the token expired or its key was withdrawn (off when `ttlMs` is 0; tokens without `exp` are not kept). */

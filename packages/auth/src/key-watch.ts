@@ -25,6 +25,12 @@ export interface KeyWatch {
   signalOf(key: unknown, until: number | undefined): Promise<AbortSignal>;
   /** The `jwksCache` to hand to jose's `createRemoteJWKSet`: each key set jose applies is checked against the watched keys. */
   readonly cache: ExportedJWKSCache;
+  /**
+   * Stops the periodic check for good: the pending timer is cleared and
+   * none is scheduled again (a check in flight finishes, and schedules
+   * none). Key sets fetched for other reasons are still checked. Idempotent.
+   */
+  close(): void;
 }
 
 interface Watched {
@@ -39,6 +45,7 @@ export function keyWatch(options: KeyWatchOptions): KeyWatch {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stored: JSONWebKeySet | undefined;
   let checked = Promise.resolve();
+  let closed = false;
 
   const check = async (set: JSONWebKeySet) => {
     const published = new Set(await Promise.all(set.keys.map((jwk) => calculateJwkThumbprint(jwk as JWK).catch(() => ''))));
@@ -62,7 +69,7 @@ export function keyWatch(options: KeyWatchOptions): KeyWatch {
     schedule();
   };
   const schedule = () => {
-    if (timer !== undefined || options.intervalMs <= 0 || watched.size === 0) return;
+    if (closed || timer !== undefined || options.intervalMs <= 0 || watched.size === 0) return;
     timer = setTimeout(() => void tick(), options.intervalMs);
     (timer as { unref?: () => void }).unref?.();
   };
@@ -79,6 +86,11 @@ export function keyWatch(options: KeyWatchOptions): KeyWatch {
 
   return {
     cache,
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      timer = undefined;
+    },
     async signalOf(key, until) {
       const object = key as object;
       let pending = thumbprints.get(object);

@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { LangGraphAgentOptions, StreamingGraph } from './graph-agent.js';
 import { langGraphAgent } from './graph-agent.js';
-import type { Served } from './test-kit.js';
-import { abortProbe, artifactText, cancelWhenStarted, lastStatus, serve, streamAndCancel, streamed, userMessage } from './test-kit.js';
+import type { Served } from '@taskwire/reference-agent/adapter-test-kit';
+import { abortProbe, artifactText, cancelWhenStarted, lastStatus, serve, streamAndCancel, streamed, userMessage } from '@taskwire/reference-agent/adapter-test-kit';
 
 let served: Served | undefined;
 afterEach(async () => {

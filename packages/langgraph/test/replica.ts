@@ -9,7 +9,7 @@ import { TaskService } from '@taskwire/core';
 import { createPostgresTaskStore, migrate } from '@taskwire/postgres';
 import { httpInterfaces, serveA2A } from '@taskwire/server-http';
 import { langGraphAgent } from '../src/index.js';
-import { testCard } from '../src/test-kit.js';
+import { testCard } from '@taskwire/reference-agent/adapter-test-kit';
 
 const [url, schema] = process.argv.slice(2) as [string, string];
 const checkpointer = PostgresSaver.fromConnString(url, { schema: `${schema}_graph` });

@@ -3,7 +3,7 @@ import type { A2AToolOutput } from '@taskwire/client';
 import type { RunningAgent } from '@taskwire/reference-agent/serve';
 import { serveAll } from '@taskwire/reference-agent/serve';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastStatus, serve, streamed, userMessage } from '../../langgraph/src/test-kit.js';
+import { lastStatus, serve, streamed, userMessage } from '@taskwire/reference-agent/adapter-test-kit';
 import { a2aTool } from './a2a-tool.js';
 import { FakeModel } from './fake-model.js';
 import { openaiAgent } from './openai-agent.js';

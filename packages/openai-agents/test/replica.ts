@@ -7,7 +7,7 @@ import { TaskService } from '@taskwire/core';
 import { createPostgresTaskStore, migrate } from '@taskwire/postgres';
 import { httpInterfaces, serveA2A } from '@taskwire/server-http';
 import * as z from 'zod';
-import { testCard } from '../../langgraph/src/test-kit.js';
+import { testCard } from '@taskwire/reference-agent/adapter-test-kit';
 import { FakeModel } from '../src/fake-model.js';
 import { openaiAgent } from '../src/index.js';
 

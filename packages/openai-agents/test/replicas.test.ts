@@ -1,6 +1,6 @@
 import { describePostgres } from '@taskwire/postgres/testing';
 import { afterEach, expect, it } from 'vitest';
-import { pauseThenAnswerElsewhere, stopReplicas } from '../../langgraph/src/test-kit.js';
+import { pauseThenAnswerElsewhere, stopReplicas } from '@taskwire/reference-agent/adapter-test-kit';
 
 afterEach(stopReplicas);
 

@@ -1,7 +1,10 @@
 import {
   deadLetterFilter,
   DEFAULT_MAX_DEAD_LETTERS,
+  hasPlainSecrets,
+  PUSH_SECRETS_SEALED,
   PushStoreClosedError,
+  sealPushSecretsOnce,
   type DeadLetterMatch,
   type DeadLetterQuery,
   type PushConfig,
@@ -38,11 +41,7 @@ export interface PostgresPushConfigStoreOptions extends PostgresConnectionOption
 }
 
 /** The step recorded (in `taskwire_contract_steps`) once a schema's push secrets were all sealed in the current format. */
-export const SEALED_STEP = 'push-secrets-sealed';
-
-function hasPlainSecrets(config: PushConfig): boolean {
-  return (config as { sealed?: string }).sealed === undefined && (config.token !== undefined || config.authentication !== undefined);
-}
+export const SEALED_STEP = PUSH_SECRETS_SEALED;
 
 /** With encryption, after the one-time step: a legacy-sealed or plaintext secret is one nobody sealed for this row, and is refused. */
 function refuseUnsealed(config: PushConfig & { sealed?: string }): void {
@@ -106,19 +105,29 @@ export class PostgresPushConfigStore implements PushConfigStore {
    * sealed (0 once the step is recorded).
    */
   async resealLegacySecrets(): Promise<number> {
-    if (!this.box) return 0;
-    if ((await this.query(this.sql.stepRecorded, [SEALED_STEP], 'reading the push sealing step')).rowCount) return 0;
-    const { rows } = await this.query<ConfigRow & { task_id: string; config_id: string }>(this.sql.unsealed, [], 'reading push configs to seal');
-    let resealed = 0;
-    for (const row of rows) {
-      const stored = { owner: row.owner, delivered: 0, config: JSON.parse(row.config) as PushConfig };
-      const entry = this.box.resealLegacy(stored) ?? (hasPlainSecrets(stored.config) ? this.box.seal(stored) : undefined);
-      if (!entry) continue;
-      const values = [row.task_id, row.config_id, row.owner, row.config, JSON.stringify(entry.config)];
-      resealed += (await this.query(this.sql.reseal, values, 'sealing a push config')).rowCount ?? 0;
-    }
-    await this.query(this.sql.recordStep, [SEALED_STEP], 'recording the push sealing step');
-    return resealed;
+    const box = this.box;
+    if (!box) return 0;
+    type Row = ConfigRow & { task_id: string; config_id: string };
+    return sealPushSecretsOnce<Row>(
+      {
+        recorded: async () => Boolean((await this.query(this.sql.stepRecorded, [SEALED_STEP], 'reading the push sealing step')).rowCount),
+        read: async () =>
+          (await this.query<Row>(this.sql.unsealed, [], 'reading push configs to seal')).rows.map((row) => ({
+            row,
+            entry: { owner: row.owner, delivered: 0, config: JSON.parse(row.config) as PushConfig },
+          })),
+        finish: async (sealed) => {
+          let resealed = 0;
+          for (const { row, entry } of sealed) {
+            const values = [row.task_id, row.config_id, row.owner, row.config, JSON.stringify(entry.config)];
+            resealed += (await this.query(this.sql.reseal, values, 'sealing a push config')).rowCount ?? 0;
+          }
+          await this.query(this.sql.recordStep, [SEALED_STEP], 'recording the push sealing step');
+          return resealed;
+        },
+      },
+      { seal: (entry) => box.seal(entry), resealLegacy: (entry) => box.resealLegacy(entry) },
+    );
   }
 
   async put(entry: StoredPushConfig): Promise<StoredPushConfig> {

@@ -58,21 +58,18 @@ export class TaskCommits {
 
   /** Stores `request` (see {@link PostgresTaskStore.commit}). */
   async commit(request: CommitRequest): Promise<CommitResult> {
-    const { task } = request;
-    const update: BatchedUpdate = {
-      id: storable(task.id, 'task id'),
-      owner: storable(request.owner, 'tenant'),
-      contextId: storable(task.contextId, 'contextId'),
-      state: task.status.state,
-      statusKey: timestampSortKey(task.status.timestamp),
-      task: null,
-      events: request.events.map((event) => JSON.stringify(event)),
-      expectedVersion: request.expectedVersion,
-      lease: request.lease,
-    };
+    const update = prepared(request);
     // Updates go in batches (a replica's each with its own lease condition); creates are single statements.
     if (this.batcher !== undefined && request.expectedVersion !== 0) return this.batcher.add(update.id, { request, update });
     return this.commitOne(request, update);
+  }
+
+  /** Stores update `request` with its events from `firstSequence` on, the task written whole (see {@link PostgresTaskStore.commitFrom}). */
+  async commitFrom(request: CommitRequest, firstSequence: number): Promise<CommitResult> {
+    if (request.expectedVersion === 0 || !Number.isSafeInteger(firstSequence) || firstSequence < 1) {
+      throw new TypeError(`commitFrom updates a stored task from a positive sequence (expectedVersion ${request.expectedVersion}, firstSequence ${firstSequence})`);
+    }
+    return this.commitOne(request, { ...prepared(request), task: JSON.stringify(request.task) }, firstSequence);
   }
 
   /**
@@ -89,17 +86,19 @@ export class TaskCommits {
     return append ? update : { ...update, task: JSON.stringify(request.task) };
   }
 
-  /** Stores one commit in one statement. */
-  private async commitOne(request: CommitRequest, prepared: BatchedUpdate): Promise<CommitResult> {
-    const update = this.withTask(request, prepared);
+  /** Stores one commit in one statement (with `firstSequence`, an update whose events are numbered from it: `prepared` has the task JSON). */
+  private async commitOne(request: CommitRequest, prepared: BatchedUpdate, firstSequence?: number): Promise<CommitResult> {
+    const update = firstSequence === undefined ? this.withTask(request, prepared) : prepared;
     const creating = request.expectedVersion === 0;
     const values: unknown[] = [update.id, update.owner, update.contextId, update.state, update.statusKey, update.task, update.events];
     values.push(creating ? (request.trace === undefined ? null : storable(request.trace, 'traceparent')) : request.expectedVersion);
     if (this.maxEvents !== undefined) values.push(this.maxEvents);
     if (this.store.notifier() !== undefined) values.push(...clusterParameters(request.lease));
+    if (firstSequence !== undefined) values.push(firstSequence);
     let rows: { version: number; last_sequence: string; lease_epoch?: number | null }[];
     try {
-      const text = creating ? this.store.statements().create : update.task === null ? this.store.statements().append : this.store.statements().update;
+      const sql = this.store.statements();
+      const text = creating ? sql.create : firstSequence !== undefined ? sql.updateFrom : update.task === null ? sql.append : sql.update;
       ({ rows } = await this.store.query<{ version: number; last_sequence: string; lease_epoch?: number | null }>(text, values, 'storing a task', true));
     } catch (error) {
       this.lags.forget(update.id);
@@ -162,4 +161,20 @@ function charsOf(events: readonly string[]): number {
   let chars = 0;
   for (const event of events) chars += event.length;
   return chars;
+}
+
+/** `request`'s values as a batched update (validated, events as JSON), without the task JSON. */
+function prepared(request: CommitRequest): BatchedUpdate {
+  const { task } = request;
+  return {
+    id: storable(task.id, 'task id'),
+    owner: storable(request.owner, 'tenant'),
+    contextId: storable(task.contextId, 'contextId'),
+    state: task.status.state,
+    statusKey: timestampSortKey(task.status.timestamp),
+    task: null,
+    events: request.events.map((event) => JSON.stringify(event)),
+    expectedVersion: request.expectedVersion,
+    lease: request.lease,
+  };
 }

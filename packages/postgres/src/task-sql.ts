@@ -40,6 +40,12 @@ export interface TaskStatements {
   readonly update: string;
   /** An update that only appends (`CommitRequest.appendOnly`): `$6` null, the task JSON left as it is. */
   readonly append: string;
+  /**
+   * `update` with the events numbered from `$N` (the parameter after all the
+   * others; see `TaskStore.commitFrom`), refused unless the row's
+   * `last_sequence` is below it: the numbers in between stay unused.
+   */
+  readonly updateFrom: string;
   /** Why a commit was refused: the row's version, owner and state. */
   readonly probe: string;
   /** A task's row with `pending`: the events its JSON is behind (null when current). */
@@ -98,12 +104,14 @@ export function taskStatements(S: string, maxEvents: number | undefined, leases 
     SELECT 1 AS version, last_sequence${epoch} FROM created`;
   // A commit that writes the task makes its JSON current (snapshot_sequence null); one that only appends ($6 null)
   // leaves the JSON as it is, the snapshot now behind the events logged after it (see snapshot-migration.ts).
-  const update = (set: string, guard = '') => `WITH updated AS (
+  // A commit from a given sequence (`updateFrom`) numbers its events from the parameter after all the others.
+  const from = `$${c ? n + 5 : n}::bigint`;
+  const update = (set: string, guard = '', gap = false) => `WITH updated AS (
       UPDATE ${S}.tasks
       SET context_id = $3, state = $4, status_key = $5, ${set}, version = version + 1,
-          last_sequence = last_sequence + cardinality($7::text[]), updated_at = now()${c ? `,
+          last_sequence = ${gap ? `${from} - 1` : 'last_sequence'} + cardinality($7::text[]), updated_at = now()${c ? `,
           ${c.updated}` : ''}
-      WHERE id = $1 AND version = $8 AND owner = $2 AND state NOT IN ${TERMINAL_STATE_LIST}${c ? ` AND ${c.held}` : ''}${guard}
+      WHERE id = $1 AND version = $8 AND owner = $2 AND state NOT IN ${TERMINAL_STATE_LIST}${c ? ` AND ${c.held}` : ''}${guard}${gap ? ` AND last_sequence < ${from}` : ''}
       RETURNING version, last_sequence${epoch}
     ), logged AS (
       INSERT INTO ${S}.task_events (task_id, sequence, event)
@@ -121,6 +129,7 @@ export function taskStatements(S: string, maxEvents: number | undefined, leases 
     create,
     update: update('task = $6, snapshot_sequence = NULL'),
     append: update('snapshot_sequence = COALESCE(snapshot_sequence, last_sequence)', ' AND $6::text IS NULL'),
+    updateFrom: update('task = $6, snapshot_sequence = NULL', '', true),
     ping: 'SELECT 1',
     probe: `SELECT version, owner, state, lease_holder, lease_epoch FROM ${S}.tasks WHERE id = $1`,
     get: `SELECT owner, version, last_sequence, trace, task, ${pendingColumn(S)} FROM ${S}.tasks t WHERE id = $1`,

@@ -191,6 +191,12 @@ export class PostgresTaskStore implements TaskStore {
     return this.commits.commit(request);
   }
 
+  /** See `TaskStore.commitFrom`: an update whose events are numbered from `firstSequence`, leaving a gap. */
+  async commitFrom(request: CommitRequest, firstSequence: number): Promise<CommitResult> {
+    this.check();
+    return this.commits.commitFrom(request, firstSequence);
+  }
+
   async list(query: TaskQuery): Promise<ListTasksResponse> {
     this.check();
     const statement = listStatement(this.connection.qualified, query, this.counts.ready);

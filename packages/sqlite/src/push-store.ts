@@ -1,7 +1,10 @@
 import {
   deadLetterFilter,
   DEFAULT_MAX_DEAD_LETTERS,
+  hasPlainSecrets as plain,
+  PUSH_SECRETS_SEALED,
   PushStoreClosedError,
+  sealPushSecretsOnce,
   type DeadLetterMatch,
   type DeadLetterQuery,
   type PushConfig,
@@ -14,10 +17,7 @@ import { PUSH_SQL } from './push-sql.js';
 import { migrateSqlite } from './schema.js';
 
 /** The mark recorded (in `taskwire_meta`) once every stored push secret of the database was sealed. */
-export const PUSH_SECRETS_SEALED = 'push-secrets-sealed';
-
-/** True when `config` carries a token or credentials in the clear. */
-const plain = (config: PushConfig) => (config as { sealed?: unknown }).sealed === undefined && (config.token !== undefined || config.authentication !== undefined);
+export { PUSH_SECRETS_SEALED };
 
 /**
  * Seals push config secrets at rest and opens them again: a `PushSecretBox`
@@ -76,17 +76,27 @@ export class SqlitePushConfigStore implements PushConfigStore {
    * delivery sends nothing.
    */
   private async sealOnce(sealer: PushSecretSealer): Promise<void> {
-    if ((await this.query('SELECT 1 FROM taskwire_meta WHERE key = ?1', [PUSH_SECRETS_SEALED])).rows.length > 0) return;
-    const { rows } = await this.query('SELECT owner, delivered, config FROM taskwire_push_configs');
-    const batch: SqliteStatement[] = [];
-    for (const row of rows) {
-      const entry: StoredPushConfig = { owner: row.owner as string, delivered: 0, config: JSON.parse(row.config as string) as PushConfig };
-      if (!plain(entry.config)) continue;
-      const sealed = JSON.stringify(sealer.seal(entry).config);
-      batch.push({ sql: 'UPDATE taskwire_push_configs SET config = ?3 WHERE task_id = ?1 AND config_id = ?2 AND config = ?4', params: [entry.config.taskId, entry.config.id, sealed, row.config as string] });
-    }
-    batch.push({ sql: "INSERT INTO taskwire_meta (key, value) VALUES (?1, 'yes') ON CONFLICT (key) DO NOTHING", params: [PUSH_SECRETS_SEALED] });
-    await this.options.driver.batch(batch);
+    await sealPushSecretsOnce<SqliteRow>(
+      {
+        recorded: async () => (await this.query('SELECT 1 FROM taskwire_meta WHERE key = ?1', [PUSH_SECRETS_SEALED])).rows.length > 0,
+        read: async () =>
+          (await this.query('SELECT owner, delivered, config FROM taskwire_push_configs')).rows.map((row) => ({
+            row,
+            entry: { owner: row.owner as string, delivered: 0, config: JSON.parse(row.config as string) as PushConfig },
+          })),
+        finish: async (sealed) => {
+          const batch: SqliteStatement[] = sealed.map(({ row, entry }) => ({
+            sql: 'UPDATE taskwire_push_configs SET config = ?3 WHERE task_id = ?1 AND config_id = ?2 AND config = ?4',
+            params: [entry.config.taskId, entry.config.id, JSON.stringify(entry.config), row.config as string],
+          }));
+          batch.push({ sql: "INSERT INTO taskwire_meta (key, value) VALUES (?1, 'yes') ON CONFLICT (key) DO NOTHING", params: [PUSH_SECRETS_SEALED] });
+          const results = await this.options.driver.batch(batch);
+          return results.slice(0, sealed.length).reduce((sum, result) => sum + result.changes, 0);
+        },
+      },
+      // Secrets in the clear only: a sealer that also reads a legacy format (a PushSecretBox) is not asked to reseal here.
+      { seal: (entry) => sealer.seal(entry) },
+    );
   }
 
   async put(entry: StoredPushConfig): Promise<StoredPushConfig> {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createMemoryPushConfigStore, createMemoryTaskStore } from '@taskwire/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { npmBinary } from '../../../scripts/release/npm-binaries.js';
+import { workerdBuildOptions } from '../../../scripts/workerd-bundle.js';
 import { createSqlitePushConfigStore, createSqliteTaskStore } from '../src/index.js';
 import { nodeSqlite } from '../src/node.js';
 import { storeScenario } from './scenario.js';
@@ -67,16 +68,7 @@ interface Esbuild {
 describe('the store scenario in workerd, on Cloudflare D1 (miniflare)', () => {
   it('gives on a D1 binding the transcript the memory stores give', async () => {
     const esbuild = createRequire(createRequire(join(ROOT, 'package.json')).resolve('tsup'))('esbuild') as Esbuild;
-    const bundle = await esbuild.build({
-      entryPoints: [join(import.meta.dirname, 'd1-worker.ts')],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'neutral',
-      mainFields: ['module', 'main'],
-      conditions: ['@taskwire/source', 'workerd', 'worker', 'browser', 'import'],
-      logLevel: 'error',
-    });
+    const bundle = await esbuild.build({ ...workerdBuildOptions(join(import.meta.dirname, 'd1-worker.ts'), { source: true }), write: false });
     const { Miniflare } = await import('miniflare');
     const mf = new Miniflare({ modules: true, script: bundle.outputFiles[0]!.text, d1Databases: ['DB'], compatibilityDate: '2026-07-01' });
     try {

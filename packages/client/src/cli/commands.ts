@@ -1,4 +1,4 @@
-import type { StreamEvent, TaskState } from '@taskwire/core';
+import type { TaskState } from '@taskwire/core';
 import { A2AError, stateToV1 } from '@taskwire/core';
 import type { A2AClient } from '../client.js';
 import { untilSettled } from '../until-settled.js';
@@ -6,7 +6,8 @@ import type { ConversationView } from '../view/reduce.js';
 import { EMPTY_VIEW, reduceView } from '../view/reduce.js';
 import { UsageError } from './args.js';
 import type { CliArgs } from './args.js';
-import { artifactBlock, cardBlock, exitCodeOf, messageText, partsText, stateLabel, statusLine, taskBlock, taskRow } from './format.js';
+import { EventPrinter } from './event-printer.js';
+import { artifactBlock, cardBlock, exitCodeOf, messageText, stateLabel, statusLine, taskBlock, taskRow } from './format.js';
 import type { CliState } from './state-file.js';
 import { agentUrl } from './targets.js';
 import { activation } from './activation.js';
@@ -94,63 +95,6 @@ export async function send(ctx: CommandContext): Promise<number> {
   }
 }
 
-/**
- * Prints stream events for people: the task id first (to cancel or watch
- * it), then state changes, agent messages, and artifact chunks as they
- * come, each artifact between its name line and a closing `---` line so
- * that its text never runs into what the agent says next. The chunks of
- * one streamed artifact (`append`) stay one text: what the agent says
- * while the artifact is still open (no `lastChunk` yet) is printed right
- * after its closing line.
- */
-class EventPrinter {
-  private taskId: string | undefined;
-  /** The artifact whose text is being printed, and whether the last chunk ended its line. */
-  private open: { id: string; lineEnded: boolean } | undefined;
-  /** Lines held back while an artifact is open. */
-  private held: string[] = [];
-
-  constructor(private readonly ctx: CommandContext) {}
-
-  print(before: ConversationView, after: ConversationView, event: StreamEvent): void {
-    const r = event.response;
-    if (after.taskId !== undefined && after.taskId !== this.taskId) {
-      this.close();
-      this.taskId = after.taskId;
-      this.ctx.print(`task ${after.taskId}\n`);
-    }
-    if ('artifactUpdate' in r) {
-      const { artifact, append, lastChunk } = r.artifactUpdate;
-      if (!append || this.open?.id !== artifact.artifactId) {
-        this.close();
-        this.ctx.print(`--- ${artifact.name ?? artifact.artifactId} ---\n`);
-      }
-      const text = partsText(artifact.parts);
-      this.ctx.print(text);
-      this.open = { id: artifact.artifactId, lineEnded: text === '' ? (this.open?.lineEnded ?? true) : text.endsWith('\n') };
-      if (lastChunk) this.close();
-      return;
-    }
-    const said = 'message' in r ? r.message : 'statusUpdate' in r ? r.statusUpdate.status.message : undefined;
-    if (said) this.line(`${messageText(said)}\n`);
-    if (after.state !== before.state) this.line(`(${stateLabel(after.state)})\n`);
-  }
-
-  /** Prints a line of its own now, or after the open artifact's closing line. */
-  private line(text: string): void {
-    if (this.open) this.held.push(text);
-    else this.ctx.print(text);
-  }
-
-  /** Ends the artifact being printed, if any, then prints the lines held back meanwhile. */
-  close(): void {
-    if (!this.open) return;
-    this.ctx.print(this.open.lineEnded ? '---\n' : '\n---\n');
-    this.open = undefined;
-    for (const text of this.held.splice(0)) this.ctx.print(text);
-  }
-}
-
 /** `stream <url> <text...>`: like send, printing the events as they arrive. */
 export async function stream(ctx: CommandContext): Promise<number> {
   const url = needUrl(ctx);
@@ -159,7 +103,7 @@ export async function stream(ctx: CommandContext): Promise<number> {
   try {
     const convo = client.conversation(ctx.args.fresh ? undefined : ctx.state.conversations[url]);
     let view: ConversationView = EMPTY_VIEW;
-    const printer = new EventPrinter(ctx);
+    const printer = new EventPrinter((text) => ctx.print(text));
     const activated = activation(ctx);
     try {
       for await (const event of convo.stream(text, { signal: ctx.signal, timeoutMs: ctx.args.timeoutMs, ...activated.options })) {

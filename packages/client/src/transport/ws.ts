@@ -1,85 +1,16 @@
-import type { CallOptions, ParamsOf, ResultOf, StreamEvent, StreamMethodName, StreamResponse, Transport, UnaryMethodName } from '@taskwire/core';
+import type { CallOptions, ParamsOf, ResultOf, StreamEvent, StreamMethodName, StreamResponse, UnaryMethodName } from '@taskwire/core';
 import { A2AError, METHODS } from '@taskwire/core';
 import { createTRPCUntypedClient, createWSClient, TRPCClientError, wsLink } from '@trpc/client';
-import type { TokenProvider } from '../auth/token-provider.js';
 import { TransientError } from '../transient.js';
+import { PER_CALL_HEADERS, withTraceContext } from './ws-call-headers.js';
 import { a2aErrorOf, refusal } from './ws-errors.js';
 import { asksExtensions, unwrapped } from './ws-extensions.js';
-import { socketClass, type WebSocketClass } from './ws-socket.js';
+import { connectionParamsOf, DEFAULT_WS_CONNECT_TIMEOUT_MS, type WsTransport, type WsTransportOptions } from './ws-options.js';
+import { socketClass } from './ws-socket.js';
 
-export type { WebSocketClass };
-
-/** Connection params (or a function that makes them, called on every connect): names as the server's auth hooks read them. */
-export type ConnectionParams = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
-
-/** Options of {@link wsTransport}. */
-export interface WsTransportOptions {
-  /** The endpoint, e.g. `ws://127.0.0.1:8080/a2a/ws` (an agent card's WebSocket interface URL). */
-  readonly url: string;
-  /**
-   * Headers of the upgrade request (`x-api-key`, `authorization`,
-   * `a2a-version`, `a2a-extensions`). Needs a WebSocket class that takes
-   * headers (`ws`, Node's own); browsers cannot send them: use
-   * `connectionParams` there.
-   */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** The same names as `headers`, sent as the connection's first message (works in browsers). */
-  readonly connectionParams?: ConnectionParams;
-  /**
-   * Bearer tokens for the connection: asked for on every connect (so a
-   * reconnect carries a fresh one) and sent as the `authorization`
-   * connection param, next to `connectionParams`. When the server refuses
-   * the connection's credential or closes the connection because it
-   * expired (4401), the next call opens a new connection with a fresh
-   * token (`token({ fresh: true })`), and a call refused as
-   * `Unauthenticated` is made once more that way (a stream when it was
-   * refused before its first event; one that the server ends later because
-   * its credential expired or was withdrawn fails with a
-   * {@link TransientError}, which the client resumes from its last event),
-   * as the HTTP transports retry after a 401.
-   */
-  readonly token?: TokenProvider;
-  /** The WebSocket class; default the platform's, else `ws` (an optional peer dependency). */
-  readonly WebSocket?: WebSocketClass;
-  /** Client pings that detect a dead connection (then reconnect); default every 30 s, 10 s to answer. `false`: off. */
-  readonly keepAlive?: { readonly intervalMs?: number; readonly pongTimeoutMs?: number } | false;
-  /** Delay before reconnect attempt `n` (0-based); default tRPC's exponential backoff (0 ms, 2 s, 4 s, ... 30 s). */
-  readonly retryDelayMs?: (attempt: number) => number;
-  /**
-   * How long a call made while no connection is open waits for one (the
-   * first connect, or a reconnect) before it fails with a
-   * {@link TransientError}; default 10 s, `Infinity` to wait for good. A
-   * stream that has started keeps reconnecting regardless.
-   */
-  readonly connectTimeoutMs?: number;
-}
-
-/** Default of {@link WsTransportOptions.connectTimeoutMs}. */
-export const DEFAULT_WS_CONNECT_TIMEOUT_MS = 10_000;
-
-/** A {@link Transport} over one WebSocket connection; `close()` ends it. */
-export interface WsTransport extends Transport {
-  close(): Promise<void>;
-}
-
-/**
- * Call headers this binding carries per call, as members of the call's input
- * (W3C trace context, the extensions asked for, an `Idempotency-Key`); every other header belongs
- * to the connection. A call that sends `a2a-extensions` gets its answer in
- * the binding's extensions envelope (see `unwrapped`).
- */
-const PER_CALL_HEADERS = new Set(['traceparent', 'tracestate', 'a2a-extensions', 'idempotency-key']);
-
-
-/** `params` with a call's trace headers added as input members (the server takes them out again). */
-function withTraceContext(params: unknown, headers: Readonly<Record<string, string>> | undefined): unknown {
-  if (!headers) return params;
-  let out: Record<string, unknown> | undefined;
-  for (const [name, value] of Object.entries(headers)) {
-    if (PER_CALL_HEADERS.has(name.toLowerCase())) (out ??= { ...(params as object) })[name.toLowerCase()] = value;
-  }
-  return out ?? params;
-}
+export type { WebSocketClass } from './ws-socket.js';
+export { DEFAULT_WS_CONNECT_TIMEOUT_MS } from './ws-options.js';
+export type { ConnectionParams, WsTransport, WsTransportOptions } from './ws-options.js';
 
 /** Aborts when either signal does (either may be missing). */
 function either(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
@@ -88,13 +19,6 @@ function either(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSi
 
 /** How long a failed call waits for a closing connection to say why it closed (a refusal), at most. */
 const CLOSE_GRACE_MS = 2_000;
-
-/** The connection params of a connect: the given ones, plus `authorization` from the token provider (a fresh token when `fresh()` says so). */
-function connectionParamsOf(options: WsTransportOptions, fresh: () => boolean): ConnectionParams {
-  const { connectionParams: given, token } = options;
-  if (!token) return given!;
-  return async () => ({ ...(typeof given === 'function' ? await given() : given), authorization: `Bearer ${await token.token({ fresh: fresh() })}` });
-}
 
 /** One connection: its tRPC client, and why the server refused it (with a token provider: the credential, renewed on the next connect). */
 interface Connection {
@@ -230,13 +154,28 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
     return reported;
   }
 
+  /**
+   * The start of one call on the current connection (opened when there is
+   * none): its signal (its own, and the connect deadline while no
+   * connection is open), the connection, `expired` (the deadline's
+   * TransientError once the deadline, not the caller, ended the call),
+   * `failed` (what the call throws for `error`: that TransientError, or the
+   * call's A2AError), and `done` to stop watching the deadline.
+   */
+  function begin(call: CallOptions | undefined) {
+    const own = signalOf(call);
+    const deadline = connectDeadline();
+    const signal = either(own, deadline?.signal);
+    const pending = connect();
+    const expired = (): unknown => (deadline?.signal.aborted && !own?.aborted ? deadline.signal.reason : undefined);
+    const failed = async (error: unknown): Promise<unknown> => expired() ?? (await failure(error, signal, pending));
+    return { signal, pending, expired, failed, done: () => deadline?.done() };
+  }
+
   /** One attempt of each call on the current connection (opened when there is none). */
   const once = {
     async unary<M extends UnaryMethodName>(method: M, params: ParamsOf<M>, call?: CallOptions): Promise<ResultOf<M>> {
-      const own = signalOf(call);
-      const deadline = connectDeadline();
-      const signal = either(own, deadline?.signal);
-      const pending = connect();
+      const { signal, pending, failed, done } = begin(call);
       try {
         const { trpc } = await pending;
         const read = METHODS[method].rest.verb === 'GET';
@@ -244,18 +183,14 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
         const result = read ? trpc.query(method, input, { signal }) : trpc.mutation(method, input, { signal });
         return unwrapped(await result, 'result', call, asksExtensions(call)) as ResultOf<M>;
       } catch (error) {
-        if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
-        throw await failure(error, signal, pending);
+        throw await failed(error);
       } finally {
-        deadline?.done();
+        done();
       }
     },
 
     async *stream<M extends StreamMethodName>(method: M, params: ParamsOf<M>, call?: CallOptions): AsyncIterable<StreamEvent> {
-      const own = signalOf(call);
-      const deadline = connectDeadline();
-      const signal = either(own, deadline?.signal);
-      const pending = connect();
+      const { signal, pending, failed, done, expired } = begin(call);
       try {
         const { trpc } = await pending;
         const events = trpc.subscription(method, withTraceContext(params, call?.headers), { signal }) as AsyncIterableIterator<{ id: string; data: StreamResponse }>;
@@ -269,12 +204,12 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
           yield { sequence: Number.parseInt(event.id, 10), response: response as StreamResponse };
         }
         // An aborted subscription just ends: a connect deadline that ended it is a failure.
-        if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
+        const late = expired();
+        if (late) throw late;
       } catch (error) {
-        if (deadline?.signal.aborted && !own?.aborted) throw deadline.signal.reason;
-        throw await failure(error, signal, pending);
+        throw await failed(error);
       } finally {
-        deadline?.done();
+        done();
       }
       // A refused connection ends its streams: report why.
       const refused = refusedWith ?? (await pending).refused();

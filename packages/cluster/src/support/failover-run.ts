@@ -30,6 +30,8 @@ export interface Figures {
   readonly eventsSeen: number;
   readonly eventsLost: number;
   readonly eventsReplaced: number;
+  /** Stored tasks whose log skips numbers: settled after events a failover lost (see `TaskStore.commitFrom`). */
+  readonly gaps: number;
   readonly beyondLog: number;
   /** Stored tasks still running when the test stopped waiting (four leases after the load). */
   readonly stuck: number;
@@ -107,6 +109,7 @@ export async function failover(synchronous: boolean, reach: Reach, lagMs = 0, ho
       eventsSeen: [...load.seen.values()].reduce((n, s) => n + s.size, 0),
       eventsLost: events.lost,
       eventsReplaced: events.replacedBy.length,
+      gaps: [...stored.values()].filter(({ log }) => log.size > 0 && Math.max(...log.keys()) !== log.size).length,
       beyondLog: load.beyondLog,
       stuck: [...stored.values()].filter((t) => !ended(t)).length,
       settled,

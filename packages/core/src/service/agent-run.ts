@@ -3,12 +3,13 @@ import type { AgentEvent, Say } from '../agent/events.js';
 import * as build from '../agent/events.js';
 import { A2AError } from '../errors.js';
 import type { LifecycleEvent } from '../lifecycle/index.js';
-import type { Message, Task, TaskStatus } from '../schema/index.js';
+import type { Message, Task } from '../schema/index.js';
 import { isSettled, isTerminal } from '../schema/index.js';
 import type { Logger } from '../observability/logger.js';
 import type { RunObservation, RunObserver } from '../observability/run-observer.js';
 import type { Principal } from '../calls.js';
 import type { ExtensionActivation } from '../extensions.js';
+import { lifecycleOf } from './agent-event-lifecycle.js';
 import { RunContext, RunHandle } from './run-context.js';
 import { RunEmitter } from './run-emitter.js';
 import type { TaskEngine } from './task-engine.js';
@@ -291,29 +292,8 @@ export class AgentRunner {
     return this.engine.newTasks.answer(task.id, message);
   }
 
-  /** Fills an agent event in with the task's ids (a reply on a stored task completes it with the message). */
+  /** Fills an agent event in with the task's ids (see {@link lifecycleOf}). */
   toLifecycle(task: Pick<Task, 'id' | 'contextId'>, event: AgentEvent): LifecycleEvent {
-    if (event.kind === 'reply') return this.toLifecycle(task, build.completed(event.message));
-    if (event.kind === 'refuse') return this.toLifecycle(task, build.failed(event.error.message));
-    const ids = { taskId: task.id, contextId: task.contextId };
-    if (event.kind === 'artifact') {
-      return {
-        artifactUpdate: {
-          ...ids,
-          artifact: event.artifact,
-          ...(event.append !== undefined && { append: event.append }),
-          ...(event.lastChunk !== undefined && { lastChunk: event.lastChunk }),
-          ...(event.metadata && { metadata: event.metadata }),
-        },
-      };
-    }
-    const message = event.message === undefined ? undefined : build.agentMessage(event.message, ids, this.newId);
-    // Literals of fixed shapes, not conditional spreads (those give each object a hidden class of its own).
-    const status: TaskStatus = message ? { state: event.state, message } : { state: event.state };
-    return {
-      statusUpdate: event.metadata
-        ? { taskId: ids.taskId, contextId: ids.contextId, status, metadata: event.metadata }
-        : { taskId: ids.taskId, contextId: ids.contextId, status },
-    };
+    return lifecycleOf(task, event, this.newId);
   }
 }

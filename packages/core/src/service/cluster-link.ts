@@ -4,6 +4,7 @@ import type { TaskCoordinator } from './coordination.js';
 import { LeaseLostError } from './coordination.js';
 import type { TaskEngine } from './task-engine.js';
 import { TaskLeases } from './task-leases.js';
+import { cancelRunForPeer } from './task-cancel.js';
 
 /** The status message of a task failed because the process running its agent stopped (another process settled it). */
 export const PROCESS_STOPPED =
@@ -23,7 +24,9 @@ export function sharedLeases(coordinator: TaskCoordinator | undefined): TaskLeas
  * - a task whose process stopped, once this process has taken its lease
  *   over, runs again when the coordinator allows re-runs and this is not
  *   one too many (`runs` tracks it), and fails with {@link PROCESS_STOPPED}
- *   otherwise.
+ *   otherwise;
+ * - another process's cancel asking for a run here to be aborted with a
+ *   grace gets it (see `cancelRunForPeer`).
  */
 export function linkCoordinator(
   coordinator: TaskCoordinator,
@@ -64,6 +67,7 @@ export function linkCoordinator(
     },
   });
   coordinator.attach({
+    abortRun: (taskId, graceMs) => cancelRunForPeer(engine, runner, taskId, graceMs),
     async settleOrphan(taskId, epoch, takeovers) {
       // A run here still going has lost its lease (this process takes over only what it no longer holds): it stops.
       runner.abort(taskId, new LeaseLostError(taskId).message);

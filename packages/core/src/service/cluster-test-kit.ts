@@ -99,3 +99,68 @@ export function fakeCoordinator(processId = 'here'): FakeCoordinator {
     host: () => host!,
   };
 }
+
+/** Processes sharing one memory store, each with a coordinator that hears the others (see {@link sharedProcesses}). */
+export interface SharedProcesses {
+  readonly store: TaskStore;
+  /** The coordinator of process `processId`; one that does not `answerAborts` ignores abort requests, as an older release does. */
+  coordinator(processId: string, options?: { readonly answerAborts?: boolean }): TaskCoordinator;
+  /** Every abort request asked for, in order. */
+  readonly abortRequests: { readonly from: string; readonly taskId: string; readonly graceMs: number }[];
+}
+
+/**
+ * A memory store shared by processes in one test: every commit wakes the
+ * watchers of its task in every process (on the next turn, as a
+ * notification would); a lease held (`hold`) makes its process the task's
+ * live holder until released, and `requestAbort` reaches the holder's
+ * service (`abortRun`) unless it ignores such requests. Commit conditions
+ * are not checked (see {@link leasedStore} for that).
+ */
+export function sharedProcesses(): SharedProcesses {
+  const inner = createMemoryTaskStore();
+  const watchers = new Map<string, Set<(lastSequence: number) => void>>();
+  const holders = new Map<string, { processId: string; answerAborts: boolean; host: () => CoordinatorHost | undefined }>();
+  const abortRequests: SharedProcesses['abortRequests'] = [];
+  const store: TaskStore = {
+    get: (id) => inner.get(id),
+    async commit(request) {
+      const result = await inner.commit(request);
+      for (const onCommit of watchers.get(request.task.id) ?? []) setImmediate(() => onCommit(result.lastSequence));
+      return result;
+    },
+    list: (query) => inner.list(query),
+    delete: (id) => inner.delete(id),
+    readEvents: (id, after, limit) => inner.readEvents(id, after, limit),
+    close: () => inner.close(),
+  };
+  const coordinator = (processId: string, options: { readonly answerAborts?: boolean } = {}): TaskCoordinator => {
+    let host: CoordinatorHost | undefined;
+    return {
+      shared: true,
+      processId,
+      leaseTtlMs: 60_000,
+      watch(taskId, onCommit) {
+        const set = watchers.get(taskId) ?? watchers.set(taskId, new Set()).get(taskId)!;
+        set.add(onCommit);
+        return () => void set.delete(onCommit);
+      },
+      hold(taskId) {
+        const holder = { processId, answerAborts: options.answerAborts !== false, host: () => host };
+        holders.set(taskId, holder);
+        return () => void (holders.get(taskId) === holder && holders.delete(taskId));
+      },
+      async requestAbort(taskId, graceMs) {
+        abortRequests.push({ from: processId, taskId, graceMs });
+        const holder = holders.get(taskId);
+        if (holder === undefined || holder.processId === processId) return false;
+        if (holder.answerAborts) setImmediate(() => void holder.host()?.abortRun?.(taskId, graceMs));
+        return true;
+      },
+      attach: (h) => void (host = h),
+      recover: async () => [],
+      close: async () => undefined,
+    };
+  };
+  return { store, coordinator, abortRequests };
+}

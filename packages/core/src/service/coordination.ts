@@ -30,6 +30,15 @@ export interface CoordinatorHost {
    * and the task is found again by a later sweep.
    */
   settleOrphan(taskId: string, epoch: number, takeovers: number): Promise<void>;
+  /**
+   * Another process asked (see {@link TaskCoordinator.requestAbort}) that the
+   * run of `taskId` in this process, if there is one, be canceled with a
+   * grace of `graceMs`: its signal aborts, the agent gets up to `graceMs` to
+   * end the task itself, and what it left unsettled is then canceled here.
+   * Resolves when done; a task not running here is left alone. Rejections
+   * are logged by the coordinator.
+   */
+  abortRun?(taskId: string, graceMs: number): Promise<void>;
 }
 
 /**
@@ -78,6 +87,18 @@ export interface TaskCoordinator {
   hold(taskId: string, epoch: number, onLost: () => void): () => void;
   attach(host: CoordinatorHost): void;
   recover(): Promise<string[]>;
+  /**
+   * Asks the live process that holds the lease of `taskId` (one other than
+   * this one) to abort its run with a grace of `graceMs` (see
+   * {@link CoordinatorHost.abortRun}); nothing is committed by the asking.
+   * Resolves true when such a process was asked, false when there is none
+   * (the task is not running anywhere, its holder is this process or gone):
+   * the caller then cancels at once. The request may be lost or ignored (a
+   * process of an older release ignores it): a caller waits for the task
+   * to settle for a bounded time only. Optional: without it a cancel made
+   * here commits at once.
+   */
+  requestAbort?(taskId: string, graceMs: number): Promise<boolean>;
   /**
    * The process is draining (it stops soon): from now on it takes no task
    * over and re-runs nothing; it keeps renewing the leases of its own runs

@@ -2,30 +2,18 @@ import { A2AError } from '../errors.js';
 import type { LifecycleEvent } from '../lifecycle/index.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { VersionConflictError } from '../store/task-store.js';
-import { isTerminal } from '../schema/index.js';
+import { isTerminal, type StreamResponse } from '../schema/index.js';
 import { landedCommit, RunRetries, type RetryingRun, type UnknownCommit } from './commit-retry.js';
 import type { LeaseCondition } from './coordination.js';
 import { LeaseLostError } from './coordination.js';
 import { groupOutcomes, reduceGroup, type ReducedGroup, type StepOutcome } from './event-group.js';
+import { settleAfterLoss, StoreWentBackError } from './lost-commits.js';
 import type { EngineParts, NewTasks } from './new-tasks.js';
 import type { StatusClock } from './status-clock.js';
 import type { Applied } from './task-engine.js';
 import { claimEpoch, type RunLease } from './task-leases.js';
 
 const MAX_CONFLICT_RETRIES = 8;
-
-/**
- * The store holds an older version of a task than this process already
- * committed (a database failover lost its last commits): the run ends as on
- * a lost lease, and nothing is written onto the older version, whose next
- * sequence numbers clients may already have seen with other events.
- */
-class StoreWentBackError extends LeaseLostError {
-  constructor(taskId: string, committed: number, stored: number) {
-    super(taskId);
-    this.message = `The task store holds version ${stored} of task ${taskId}, older than version ${committed} this process committed (the database lost recent commits, as after a failover): the run stops here rather than write over events clients may have seen`;
-  }
-}
 
 /**
  * How a `TaskEngine` commits events to a task, under the task's lock:
@@ -76,19 +64,24 @@ export class EventCommits {
         return groupOutcomes(group, current, record, record.lastSequence - group.entries.length + 1).outcomes;
       }
       const lease = this.condition(taskId, activate, run);
+      // This process published events the stored task lacks (a failover lost them): the commit goes after them, the
+      // stored task first (as a reader that missed events gets it), so no number a client saw is used again.
+      const published = this.parts.published.of(taskId);
+      const gap = published !== undefined && published > current.lastSequence && this.parts.store.commitFrom !== undefined ? { task: current.task } : undefined;
       try {
-        const committed = await this.parts.store.commit({
+        const request = {
           task: group.task,
           expectedVersion: current.version,
           owner: current.owner,
-          events: group.entries,
+          events: gap === undefined ? group.entries : [gap, ...group.entries],
           lease,
           // The logged updates are the reduced events themselves: a store may keep them alone (see CommitRequest.appendOnly).
           appendOnly: group.appendOnly,
-        });
+        };
+        const committed = gap === undefined ? await this.parts.store.commit(request) : await this.parts.store.commitFrom!(request, published! + 1);
         if (activate && this.parts.leases) this.parts.leases.claimed(taskId, claimEpoch(committed));
         const record: TaskRecord = { task: group.task, owner: current.owner, version: committed.version, lastSequence: committed.lastSequence, trace: current.trace };
-        return this.accepted(taskId, group, current, record, committed.firstSequence, activate);
+        return this.accepted(taskId, group, current, record, committed.firstSequence, activate, gap);
       } catch (error) {
         if (retries !== undefined && retries.unknown.length > 0 && error instanceof VersionConflictError) {
           // An earlier attempt whose connection died may have landed after all: then it is these events' commit.
@@ -102,8 +95,10 @@ export class EventCommits {
           const sent = landed && attempts?.get(landed.attempt);
           if (landed && sent) return this.accepted(taskId, sent.group, sent.before, landed.record, landed.attempt.lastSequence + 1, activate);
         }
-        // Behind what was committed here: never reduced again onto the older record (its sequence numbers were handed out).
+        // Behind what was committed here: never reduced again onto the older record (its sequence numbers were handed
+        // out). The task fails after what was published here, leaving the lost numbers unused, where the store can.
         if (error instanceof VersionConflictError && error.actualVersion > 0 && error.actualVersion < current.version) {
+          await settleAfterLoss(this.parts, this.clock, current, error.actualVersion, lease, published);
           throw new StoreWentBackError(taskId, current.version, error.actualVersion);
         }
         // Retried on the same version: if the lost attempt landed after all, the conflict above finds it.
@@ -137,14 +132,15 @@ export class EventCommits {
 
   /**
    * A committed group of events (`stored` is the record after it, its first
-   * entry at `firstSequence`): the record becomes the active one (when
-   * `activate` or already active), subscribers and waiters hear of it.
-   * Resolves each event's outcome.
+   * entry at `firstSequence`, after `head` when the commit logged one: the
+   * task after a gap): the record becomes the active one (when `activate`
+   * or already active), subscribers and waiters hear of it. Resolves each
+   * event's outcome.
    */
-  private accepted(taskId: string, group: ReducedGroup, before: TaskRecord, stored: TaskRecord, firstSequence: number, activate: boolean): StepOutcome<Applied>[] {
+  private accepted(taskId: string, group: ReducedGroup, before: TaskRecord, stored: TaskRecord, firstSequence: number, activate: boolean, head?: StreamResponse): StepOutcome<Applied>[] {
     if (activate || this.parts.active.has(taskId)) this.parts.active.set(taskId, stored);
-    this.parts.publish(taskId, group.entries, firstSequence);
-    const { outcomes, settled } = groupOutcomes(group, before, stored, firstSequence);
+    this.parts.publish(taskId, head === undefined ? group.entries : [head, ...group.entries], firstSequence);
+    const { outcomes, settled } = groupOutcomes(group, before, stored, head === undefined ? firstSequence : firstSequence + 1);
     if (this.parts.outcomes.waiting && settled !== undefined) this.parts.outcomes.settle(taskId, { record: settled });
     return outcomes;
   }

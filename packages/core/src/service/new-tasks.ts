@@ -7,6 +7,7 @@ import { landedCommit, RunRetries, type RetryingRun } from './commit-retry.js';
 import type { KeyedLock } from './keyed-lock.js';
 import { claimEpoch, type RunLease, type TaskLeases } from './task-leases.js';
 import type { TaskOutcome, TaskOutcomes } from './task-outcomes.js';
+import type { PublishedSequences } from './published-sequences.js';
 
 /** The parts of a `TaskEngine` that new tasks share with the rest of it. */
 export interface EngineParts {
@@ -18,8 +19,10 @@ export interface EngineParts {
   readonly leases: TaskLeases | undefined;
   /** How long a run's commit is retried while the store is unreachable, in ms. */
   retryWindowMs(): number;
-  /** Publishes committed events to the task's subscribers. */
+  /** Publishes committed events to the task's subscribers (and notes them in {@link published}). */
   publish(taskId: string, events: readonly StreamResponse[], firstSequence: number): void;
+  /** The newest sequence this process committed per task (recent tasks). */
+  readonly published: PublishedSequences;
 }
 
 /**

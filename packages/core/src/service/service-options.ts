@@ -93,15 +93,19 @@ export interface TaskServiceOptions {
    */
   readonly storeRetryMs?: number;
   /**
-   * How long CancelTask gives a run of the task in this process to end the
-   * task itself, in ms: the run's signal aborts first, and the cancel
-   * answers as soon as the run has ended (or the grace has passed) with the
-   * task as the agent left it: canceled by the agent (its own status
-   * message reaches the client), TaskNotCancelable when it finished
-   * otherwise, and canceled by the service when it is still going. Default:
-   * the agent's own `cancelGraceMs`, else 0 (the task is canceled at once,
-   * then the signal aborts). A cancel of a task running in another process
-   * cancels it at once.
+   * How long CancelTask gives a run of the task to end the task itself,
+   * in ms: the run's signal aborts first, and the cancel answers as soon as
+   * the run has ended (or the grace has passed) with the task as the agent
+   * left it: canceled by the agent (its own status message reaches the
+   * client), TaskNotCancelable when it finished otherwise, and canceled by
+   * the service when it is still going. Default: the agent's own
+   * `cancelGraceMs`, else 0 (the task is canceled at once, then the signal
+   * aborts). A run in another live process of a cluster gets the grace too
+   * when the coordinator can ask for it (`TaskCoordinator.requestAbort`,
+   * as `@taskwire/postgres`'s does): the cancel then waits on the task's
+   * commits for the grace and 2 s more, and cancels the task itself when
+   * that process did not answer (gone, or of a release that ignores such
+   * requests).
    */
   readonly cancelGraceMs?: number;
   /**

@@ -16,6 +16,7 @@ import { EventGroup } from './event-group.js';
 import type { TaskOutcome } from './task-outcomes.js';
 import { TaskOutcomes } from './task-outcomes.js';
 import { StatusClock } from './status-clock.js';
+import { PublishedSequences } from './published-sequences.js';
 
 /** The reducer refused an event; `error` says why. */
 export class TransitionFailure extends Error {
@@ -51,6 +52,7 @@ export class TaskEngine {
   readonly hub: EventHub;
   private readonly lock = new KeyedLock();
   private readonly active = new Map<string, TaskRecord>();
+  private readonly published = new PublishedSequences();
   private readonly outcomes = new TaskOutcomes();
   /** Per task, the events of its run waiting to go together in its next commit (see {@link apply}). */
   private readonly groups = new Map<string, EventGroup<Applied>>();
@@ -80,6 +82,7 @@ export class TaskEngine {
       leases,
       retryWindowMs: () => this.retryWindowMs,
       publish: (id, events, first) => this.publish(id, events, first),
+      published: this.published,
     };
     this.newTasks = new NewTasks(this.parts);
     this.commits = new EventCommits(this.parts, this.clock, this.newTasks);
@@ -115,6 +118,15 @@ export class TaskEngine {
   /** True when a read of `known`'s task is answered from memory: it is held back, or this process is alone on the store. */
   private cached(known: TaskRecord): boolean {
     return known.version === 0 || this.leases === undefined;
+  }
+
+  /**
+   * Notes that a client of this process was sent `taskId`'s event at
+   * `sequence` (a stream): a later commit here onto a stored log that no
+   * longer reaches it goes after it (see `TaskStore.commitFrom`).
+   */
+  sent(taskId: string, sequence: number): void {
+    this.published.note(taskId, sequence);
   }
 
   /** The in-memory record of a running task, if it is one (no store read; version 0 while held back). */
@@ -261,6 +273,7 @@ export class TaskEngine {
   }
 
   private publish(taskId: string, events: readonly StreamResponse[], firstSequence: number): void {
+    this.published.note(taskId, firstSequence + events.length - 1, firstSequence === 1);
     if (!this.hub.wants(taskId)) return;
     const stored: StoredEvent[] = [];
     for (let i = 0; i < events.length; i++) stored.push({ sequence: firstSequence + i, event: events[i]! });

@@ -161,6 +161,7 @@ export class TaskService implements A2AHandlers {
       runner: this.runner,
       observer: this.observer,
       graceMs: this.options.cancelGraceMs ?? this.options.agent.cancelGraceMs ?? 0,
+      requestAbort: this.options.coordinator?.requestAbort?.bind(this.options.coordinator),
       visible: (id: string, c: CallContext) => this.visible(id, c, params.tenant),
       answer: (record: TaskRecord, c: CallContext) => this.answer(record, c),
     };

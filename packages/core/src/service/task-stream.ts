@@ -88,6 +88,7 @@ async function* follow(engine: TaskEngine, subscription: Subscription, options: 
     state !== undefined && (isTerminal(state) || (options.until === 'turn' && isInterrupted(state) && sequence >= options.replayUntil));
   try {
     for (const item of options.head) {
+      engine.sent(subscription.taskId, item.sequence);
       yield item;
       if (ends(stateOf(item.response), item.sequence)) return;
     }
@@ -106,6 +107,7 @@ async function* follow(engine: TaskEngine, subscription: Subscription, options: 
           item = { sequence: record.lastSequence, response: { task: options.snapshot(record.task) } };
         }
       }
+      engine.sent(subscription.taskId, item.sequence);
       yield item;
       if (ends(stateOf(item.response), item.sequence)) return;
     }
@@ -142,7 +144,8 @@ export interface SubscribeOptions {
  * `TaskStore.head`: a resume that only replays events then never reads the
  * task itself):
  * - with `afterSequence` older than the log's end (and still retained), the
- *   events after it are replayed, then live ones follow;
+ *   events after it are replayed, then live ones follow (from inside a gap
+ *   the store left after lost commits, the task as logged after the gap);
  * - with `afterSequence` at the end (nothing missed), only later events come;
  * - otherwise the stream starts with the current task (read whole through
  *   `options.record` when `found` is a head), then live events;
@@ -163,7 +166,8 @@ export async function subscribeToTask(engine: TaskEngine, found: TaskRecord | Ta
   const read = behind ? await engine.store.readEvents(taskId, until === 'turn' ? after - 1 : after, 2) : [];
   const stoppedAt = read[0];
   if (until === 'turn' && stoppedAt !== undefined && stoppedAt.sequence === after && endsTurn(stoppedAt.event)) return (async function* () {})();
-  const resumable = behind && read.some((e) => e.sequence === after! + 1);
+  // Resumable too: from inside a gap the task closes (lost commits, the task settled after them: see `TaskStore.commitFrom`).
+  const resumable = behind && read.some((e) => e.sequence === after! + 1 || (e.sequence > after! + 1 && 'task' in e.event));
   if (isTerminal(state) && !resumable) {
     throw new A2AError('UnsupportedOperation', `Task ${taskId} is ${state}; there is nothing to subscribe to (use GetTask to read it)`, { taskId });
   }

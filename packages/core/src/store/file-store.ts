@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ListTasksResponse } from '../schema/requests.js';
-import { compactLog, CompactionAborted } from './file/compaction.js';
+import { CompactionSchedule } from './file/compaction-schedule.js';
 import { encodeFrame } from './file/frame.js';
 import { acquireLock, type DirectoryLock } from './file/lock.js';
 import { LogWriter } from './file/log-writer.js';
@@ -55,11 +55,7 @@ export class FileTaskStore implements TaskStore {
   private readonly pending: PendingWrites;
   private closed = false;
   private closing: Promise<void> | undefined;
-  private compaction: Promise<void> | undefined;
-  private compactions = 0;
-  private nextCompactionAt: number;
-  /** Log bytes per estimated live character, measured by the last compaction (UTF-8 can take more than one byte). */
-  private bytesPerChar = 1;
+  private readonly compaction: CompactionSchedule;
   private readonly bounds: TaskBounds;
   private readonly removals = new RemovalListeners();
   private readonly lags: SnapshotLags;
@@ -76,7 +72,10 @@ export class FileTaskStore implements TaskStore {
     this.pending = new PendingWrites(state);
     this.lags = new SnapshotLags(options.snapshots, state.maxEvents);
     this.index.load([...state.tasks.values()].map((live) => ({ owner: live.owner, task: live.fields })));
-    this.nextCompactionAt = options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES;
+    this.compaction = new CompactionSchedule(
+      { dir: directory, logPath: join(directory, FILE_STORE_LOG), writer, state, fsync: options.fsync ?? true, aborted: () => this.closed },
+      { minBytes: options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES, ratio: options.compactRatio ?? 2, logger: options.logger },
+    );
     this.bounds = new TaskBounds(limits, () => state.tasks.size, (id) => this.evict(id));
     this.bounds.seed([...state.tasks.values()].map((live) => live.fields));
   }
@@ -151,7 +150,7 @@ export class FileTaskStore implements TaskStore {
       this.pending.release(task.id, ticket);
       this.bounds.committed(task.id, isTerminal(task.status.state));
     });
-    this.maybeCompact();
+    this.compaction.maybe();
     return { version: input.version, firstSequence: input.firstSequence, lastSequence };
   }
 
@@ -172,7 +171,7 @@ export class FileTaskStore implements TaskStore {
       this.bounds.forget(taskId);
       this.removals.emit(taskId);
     });
-    this.maybeCompact();
+    this.compaction.maybe();
     return true;
   }
 
@@ -197,8 +196,7 @@ export class FileTaskStore implements TaskStore {
   /** Compacts the log now (waiting for a compaction under way first); rejects if it fails. */
   async compact(): Promise<void> {
     this.checkWritable();
-    while (this.compaction) await this.compaction;
-    await this.startCompaction();
+    await this.compaction.now();
   }
 
   /**
@@ -210,8 +208,8 @@ export class FileTaskStore implements TaskStore {
     this.check();
     do {
       await this.writer.drain();
-      await this.compaction;
-    } while (this.compaction);
+      await this.compaction.running;
+    } while (this.compaction.running);
   }
 
   /** Counters: commits, batches and fsyncs (group commit), log and live sizes, compactions. */
@@ -225,7 +223,7 @@ export class FileTaskStore implements TaskStore {
       appendedBytes: bytes,
       logBytes: this.writer.size,
       liveBytes: this.state.liveChars,
-      compactions: this.compactions,
+      compactions: this.compaction.completed,
     };
   }
 
@@ -233,7 +231,7 @@ export class FileTaskStore implements TaskStore {
   close(): Promise<void> {
     this.closed = true;
     this.closing ??= (async () => {
-      await this.compaction;
+      await this.compaction.running;
       await this.writer.close();
       await this.lock.release();
     })();
@@ -262,43 +260,5 @@ export class FileTaskStore implements TaskStore {
   private checkWritable(): void {
     this.check();
     if (this.writer.failed) throw this.writer.failed;
-  }
-
-  private maybeCompact(): void {
-    if (this.compaction || this.closed || this.writer.failed) return;
-    const size = this.writer.size;
-    const ratio = this.options.compactRatio ?? 2;
-    if (size < this.nextCompactionAt || size < ratio * this.bytesPerChar * this.state.liveChars) return;
-    this.startCompaction().catch((error: unknown) => {
-      this.options.logger?.warn({
-        directory: this.directory,
-        error: error instanceof Error ? error.message : String(error),
-      }, 'Taskwire file store: compaction failed; the log keeps growing and compaction is retried later');
-    });
-  }
-
-  private startCompaction(): Promise<void> {
-    const minBytes = this.options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES;
-    const run = compactLog({
-      dir: this.directory,
-      logPath: join(this.directory, FILE_STORE_LOG),
-      writer: this.writer,
-      state: this.state,
-      fsync: this.options.fsync ?? true,
-      aborted: () => this.closed,
-    }).then(
-      (size) => {
-        this.compactions++;
-        this.nextCompactionAt = minBytes;
-        this.bytesPerChar = Math.max(1, size / Math.max(1, this.state.liveChars));
-      },
-      (error: unknown) => {
-        // Retry only after the log has grown by another minBytes, not on every commit.
-        this.nextCompactionAt = this.writer.size + minBytes;
-        if (!(error instanceof CompactionAborted)) throw error;
-      },
-    );
-    this.compaction = run.finally(() => (this.compaction = undefined)).catch(() => undefined);
-    return run;
   }
 }

@@ -134,6 +134,8 @@ export interface TaskQuery {
  *   at most `limit` of them. A store may keep only each task's newest events
  *   (a retention bound): a read from before the oldest kept event then starts
  *   at that event, and the gap in the sequence numbers tells the reader.
+ *   A store with {@link TaskStore.commitFrom} may also have a gap inside the
+ *   log (events a failover lost, then the task settled after them).
  * - Callers cannot change stored state through objects they passed to
  *   `commit` or received from a read: returned values are immutable, either
  *   deep-frozen (a mutation throws a TypeError in strict code; the memory
@@ -182,6 +184,20 @@ export interface TaskStore {
    * read a task id that does not exist.
    */
   ping?(): Promise<void>;
+  /**
+   * Optional, for a store whose database can fail over and lose its last
+   * commits (asynchronous replication): commits `request` as `commit` does,
+   * but numbers its first event `firstSequence`, at least the stored
+   * `lastSequence + 1`; the numbers in between stay unused, a gap in the log (readers skip it as they skip events retention dropped). The
+   * service uses it for one thing: a process that committed (and published)
+   * events the store no longer has settles the task after them, so no
+   * sequence number a client saw is handed out again with other content.
+   * The task is written whole (`appendOnly` is ignored); the commit is
+   * refused as `commit` refuses one, and with a {@link VersionConflictError}
+   * when the stored `lastSequence` is not below `firstSequence`. An update
+   * only (`expectedVersion` above 0).
+   */
+  commitFrom?(request: CommitRequest, firstSequence: number): Promise<CommitResult>;
   close(): Promise<void>;
 }
 

@@ -222,12 +222,13 @@ describePostgres('several TaskServices on one schema (replicas in one process, r
 
   it('a request pool kept busy for twice the lease fails no healthy task: renewals have their own connections', async () => {
     const [, b] = replicas as [Replica, Replica];
-    const busy = await openTestReplica(db, schema, { agent, leaseTtlMs: 1_000, poolSize: 2 });
+    // A lease of 3 s: renewals every second, so a replica starved by a loaded machine still renews in time.
+    const busy = await openTestReplica(db, schema, { agent, leaseTtlMs: 3_000, poolSize: 2 });
     replicas.push(busy);
     const task = await send(busy, user('hold'), true);
     // Every connection of the replica's request pool is taken (slow requests, a burst) for twice the lease.
     const taken = await Promise.all([busy.store.pool.connect(), busy.store.pool.connect()]);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
     expect((await b.service.unary('GetTask', { id: task.id })).status.state).toBe('TASK_STATE_WORKING');
     for (const client of taken) client.release();
     expect((await busy.service.unary('CancelTask', { id: task.id })).status.state).toBe('TASK_STATE_CANCELED');

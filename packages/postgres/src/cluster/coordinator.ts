@@ -14,6 +14,8 @@ import { CommitListener } from './listener.js';
 import { eventsChannel, replicaLockName, sessionName } from './names.js';
 import { DEFAULT_CATCH_UP_INTERVAL_MS, DEFAULT_LEASE_TTL_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS, type PostgresCoordinatorOptions } from './coordinator-options.js';
 import { timerInterval } from '../timer-interval.js';
+import { AbortRequests } from './abort-requests.js';
+import { CommitWatchers } from './commit-watchers.js';
 
 export { DEFAULT_CATCH_UP_INTERVAL_MS, DEFAULT_LEASE_TTL_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_PING_TIMEOUT_MS } from './coordinator-options.js';
 export type { PostgresCoordinatorOptions } from './coordinator-options.js';
@@ -47,6 +49,9 @@ const MAX_BACKOFF_MS = 5_000;
  *   passed (a run given up here, a claim whose answer was lost, a failed
  *   settling commit), whatever else it runs: every task whose run is gone
  *   settles within two leases.
+ * - abort requests: a cancel with a grace made here for a task another
+ *   live replica runs asks that replica, on the same channel, to abort its
+ *   run with the grace (`requestAbort`; see `AbortRequests`);
  * - names: with `replicaName`, the LISTEN connection holds an advisory
  *   lock on the name, the proof a start-up needs before it takes the
  *   unexpired leases of the name's earlier processes.
@@ -61,9 +66,7 @@ export class PostgresCoordinator implements TaskCoordinator {
   readonly leaseTtlMs: number;
   readonly rerunOrphans: number;
   private readonly sql: ClusterStatements;
-  private readonly watchers = new Map<string, Set<(lastSequence: number) => void>>();
-  private readonly pending = new Map<string, number>();
-  private flushing = false;
+  private readonly watchers: CommitWatchers;
   private readonly leases: LeaseKeeper;
   private readonly jobs: BackgroundJobs;
   private host: CoordinatorHost | undefined;
@@ -72,6 +75,7 @@ export class PostgresCoordinator implements TaskCoordinator {
   private readonly listener: CommitListener;
   private readonly background: { pool: pg.Pool; connections: PoolConnections };
   private readonly storeConnections: PoolConnections;
+  private readonly aborts: AbortRequests;
 
   private constructor(
     private readonly store: PostgresTaskStore,
@@ -91,19 +95,23 @@ export class PostgresCoordinator implements TaskCoordinator {
     this.sql = clusterStatements(quoteSchema(store.schema));
     this.leases = new LeaseKeeper(this.processId, this.leaseTtlMs, logger);
     this.jobs = new BackgroundJobs(logger);
+    this.watchers = new CommitWatchers(logger);
     // A renewal must give up well before the lease would expire, so the next one can try on a fresh connection.
     this.background = backgroundPool(store.pool, sessionName('cluster', tag, name), Math.max(1_000, this.leaseTtlMs / 3), logger);
     this.storeConnections = new PoolConnections(store.pool);
     // The request pool carries the replica's id too (when the store opened it).
     nameConnections(store.pool, `taskwire ${tag}${name === undefined ? '' : ` ${name}`}`);
+    const channel = eventsChannel(store.schema);
+    this.aborts = new AbortRequests(store.pool, quoteSchema(store.schema), channel, this.processId, logger);
     this.listener = new CommitListener({
       // LISTEN and the name's advisory lock need a session: the direct URL when the store goes through a pooler.
       client: sessionConfig(store.pool),
       name: sessionName('listener', tag, name),
-      channel: eventsChannel(store.schema),
+      channel,
       pingIntervalMs,
       pingTimeoutMs,
-      onCommit: (taskId, lastSequence) => this.announce(taskId, lastSequence),
+      onCommit: (taskId, lastSequence) => this.watchers.announce(taskId, lastSequence),
+      onAbortRequest: (taskId, graceMs) => this.aborts.heard(this.host, taskId, graceMs),
       onConnected: () => {
         // Notifications may have been missed, and the replica re-asserts its leases at once.
         this.jobs.trigger('catch-up');
@@ -139,14 +147,7 @@ export class PostgresCoordinator implements TaskCoordinator {
   }
 
   watch(taskId: string, onCommit: (lastSequence: number) => void): () => void {
-    let set = this.watchers.get(taskId);
-    if (set === undefined) this.watchers.set(taskId, (set = new Set()));
-    set.add(onCommit);
-    const watchers = set;
-    return () => {
-      watchers.delete(onCommit);
-      if (watchers.size === 0 && this.watchers.get(taskId) === watchers) this.watchers.delete(taskId);
-    };
+    return this.watchers.watch(taskId, onCommit);
   }
 
   hold(taskId: string, epoch: number, onLost: () => void): () => void {
@@ -157,6 +158,11 @@ export class PostgresCoordinator implements TaskCoordinator {
     if (this.host !== undefined) throw new Error('PostgresCoordinator.attach: a coordinator serves one service');
     this.host = host;
     this.jobs.every('sweep', Math.min(1_000, Math.max(200, this.leaseTtlMs / 5)), () => this.sweep(false).then(() => undefined), MAX_BACKOFF_MS);
+  }
+
+  /** Asks the live replica holding `taskId`'s lease to abort its run with a grace (one statement; see `AbortRequests`). */
+  requestAbort(taskId: string, graceMs: number): Promise<boolean> {
+    return this.aborts.request(taskId, graceMs);
   }
 
   recover(): Promise<string[]> {
@@ -212,36 +218,14 @@ export class PostgresCoordinator implements TaskCoordinator {
     return this.leases.renew(this.background.pool, rowsToo ? this.sql.renew : this.sql.beat);
   }
 
-  /** A commit of `taskId` was announced (or read): watchers hear the newest sequence once per event-loop turn. */
-  private announce(taskId: string, lastSequence: number): void {
-    if (!this.watchers.has(taskId)) return;
-    if (!(lastSequence <= (this.pending.get(taskId) ?? -1))) this.pending.set(taskId, lastSequence);
-    if (this.flushing) return;
-    this.flushing = true;
-    setImmediate(() => {
-      this.flushing = false;
-      const batch = [...this.pending];
-      this.pending.clear();
-      for (const [id, sequence] of batch) {
-        for (const onCommit of this.watchers.get(id) ?? []) {
-          try {
-            onCommit(sequence);
-          } catch (error) {
-            this.logger?.error({ taskId: id, error: String(error) }, 'Taskwire postgres: a commit watcher threw');
-          }
-        }
-      }
-    });
-  }
-
   /** Reads the last sequence of every watched task and announces it (lost notifications only delay). */
   private async catchUp(): Promise<void> {
-    const ids = [...this.watchers.keys()];
+    const ids = this.watchers.ids();
     for (let at = 0; at < ids.length && !this.closing; at += CATCH_UP_BATCH) {
       const { rows } = await this.background.pool.query<{ id: string; last_sequence: string }>(
         prepared(this.sql.lastSequences, [ids.slice(at, at + CATCH_UP_BATCH)]),
       );
-      for (const row of rows) this.announce(row.id, Number(row.last_sequence));
+      for (const row of rows) this.watchers.announce(row.id, Number(row.last_sequence));
     }
   }
 

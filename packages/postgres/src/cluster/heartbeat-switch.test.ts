@@ -8,8 +8,8 @@ import { recordingHost, until } from './coordinator-test-kit.js';
 import { startCrashableReplica, type CrashableReplica } from './crashable-replica-test-kit.js';
 import { LEASE_HEARTBEATS_STEP } from './heartbeat-migration.js';
 
-/** Short leases: renewals every second, so a loaded machine still renews well within the lease. */
-const LEASE_MS = 3_000;
+/** Short leases: renewals every two seconds, so a replica starved by a loaded machine still renews well within the lease. */
+const LEASE_MS = 6_000;
 const TASKS = ['run-1', 'run-2'];
 /** How often both replicas' stores read the contract steps again (`contractRefreshMs`; 10 s by default). */
 const REFRESH_MS = 500;

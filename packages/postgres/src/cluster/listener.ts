@@ -2,6 +2,7 @@ import type { Logger } from '@taskwire/core';
 import pg from 'pg';
 import { newClient } from '../writable-client.js';
 import { parsePayload } from './names.js';
+import { parseAbortRequest } from './abort-requests.js';
 
 /** Delays between reconnection attempts of the LISTEN connection, in ms (the last one repeats). */
 const RECONNECT_DELAYS_MS = [0, 100, 250, 500, 1_000, 2_000];
@@ -20,6 +21,8 @@ export interface CommitListenerOptions {
   readonly pingTimeoutMs: number;
   /** Called with each commit announced on the channel (task id and the log's last sequence). */
   readonly onCommit: (taskId: string, lastSequence: number) => void;
+  /** Called with each abort request announced on the channel (see `AbortRequests`). Must not throw. */
+  readonly onAbortRequest?: (taskId: string, graceMs: number) => void;
   /** Called after every (re)connection, once listening: notifications may have been missed meanwhile. Must not throw. */
   readonly onConnected: () => void;
   /** Called when a ping went unanswered (the database or the path to it went silent). Must not throw. */
@@ -37,7 +40,8 @@ export interface CommitListenerOptions {
 
 /**
  * The one LISTEN connection of a replica. It hears every commit of its
- * schema (payloads carry only ids and sequence numbers). A connection can
+ * schema (payloads carry only ids and sequence numbers), and the abort
+ * requests replicas send on the same channel. A connection can
  * die three ways, and each is noticed: the server or a proxy ends it
  * (`error`/`end`), the peer vanishes (TCP keep-alive after a short idle
  * time), or the path goes silent while the socket stays open (a proxy or
@@ -95,7 +99,9 @@ export class CommitListener {
     client.on('notification', (message) => {
       if (message.channel !== this.options.channel) return;
       const parsed = parsePayload(message.payload);
-      if (parsed) this.options.onCommit(parsed.taskId, parsed.lastSequence);
+      if (parsed) return this.options.onCommit(parsed.taskId, parsed.lastSequence);
+      const request = parseAbortRequest(message.payload);
+      if (request) this.options.onAbortRequest?.(request.taskId, request.graceMs);
     });
     client.on('error', (error) => this.lost(client, error.message));
     client.on('end', () => this.lost(client, 'the server closed it'));

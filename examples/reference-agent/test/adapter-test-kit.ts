@@ -1,7 +1,8 @@
-// Test helpers of the LangGraph and Agents SDK adapters (not exported by the
-// packages): an agent served on a real JSON-RPC server at 127.0.0.1,
-// streamed sends and their statuses, and replica processes for the cluster
-// tests.
+// Test helpers shared by the tests of the framework adapters (@taskwire/langgraph,
+// @taskwire/openai-agents; not part of any published package): an agent served
+// on a real JSON-RPC server at 127.0.0.1, streamed sends and their statuses,
+// and replica processes for the cluster tests. Imported as
+// `@taskwire/reference-agent/adapter-test-kit`.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
