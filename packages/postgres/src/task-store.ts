@@ -6,8 +6,10 @@ import {
   type ListTasksResponse,
   type Logger,
   type StoredEvent,
+  type TaskHead,
   type TaskQuery,
   type TaskRecord,
+  type TaskState,
   type TaskStore,
 } from '@taskwire/core';
 import type pg from 'pg';
@@ -173,6 +175,15 @@ export class PostgresTaskStore implements TaskStore {
     if (row === undefined) return undefined;
     const record = { task: taskOfRow(row.task, row.pending, this.logger), version: row.version, owner: row.owner, lastSequence: Number(row.last_sequence) };
     return row.trace === null ? record : { ...record, trace: row.trace };
+  }
+
+  /** The task's row without its JSON (one index lookup; no event read): see `TaskStore.head`. */
+  async head(taskId: string): Promise<TaskHead | undefined> {
+    this.check();
+    if (!lookupable(taskId)) return undefined;
+    const { rows } = await this.query<{ owner: string; version: number; last_sequence: string; state: TaskState }>(this.sql.head, [taskId], 'reading a task');
+    const row = rows[0];
+    return row === undefined ? undefined : { taskId, version: row.version, owner: row.owner, lastSequence: Number(row.last_sequence), state: row.state };
   }
 
   async commit(request: CommitRequest): Promise<CommitResult> {

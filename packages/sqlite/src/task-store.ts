@@ -12,6 +12,7 @@ import {
   type Logger,
   type SnapshotOptions,
   type StoredEvent,
+  type TaskHead,
   type TaskQuery,
   type TaskRecord,
   type TaskState,
@@ -89,6 +90,13 @@ export class SqliteTaskStore implements TaskStore {
     if (row === undefined) return undefined;
     const record = { task: taskOfRow(row.task, row.pending, this.options.logger), version: Number(row.version), owner: row.owner, lastSequence: Number(row.last_sequence) };
     return row.trace === null ? record : { ...record, trace: row.trace };
+  }
+
+  /** The task's row without its JSON (no event read): see `TaskStore.head`. */
+  async head(taskId: string): Promise<TaskHead | undefined> {
+    this.check();
+    const row = (await this.driver.query(TASK_SQL.head, [taskId])).rows[0] as { owner: string; version: number; last_sequence: number; state: TaskState } | undefined;
+    return row && { taskId, version: Number(row.version), owner: row.owner, lastSequence: Number(row.last_sequence), state: row.state };
   }
 
   async commit(request: CommitRequest): Promise<CommitResult> {

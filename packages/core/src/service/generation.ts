@@ -49,17 +49,20 @@ export function withGeneration(task: Task, record: TaskRecord, context: CallCont
 
 /**
  * A2A 1.1's `ifGenerationMatch` on a message to an existing task (read with
- * `read`): TaskGenerationMismatch before anything runs when the task's
+ * `tasks.get`): TaskGenerationMismatch before anything runs when the task's
  * generation differs. Ignored on other versions and for a message that
  * names no task (it creates one); a task that does not exist, or is not
- * the caller's, is left to the intake to refuse as usual.
+ * the caller's, is left to the intake to refuse as usual. Returns
+ * undefined when there is nothing to check, else the check's promise.
  */
-export async function matchGeneration(read: (taskId: string) => Promise<TaskRecord | undefined>, params: SendMessageRequest, context: CallContext): Promise<void> {
+export function matchGeneration(tasks: { get(taskId: string): Promise<TaskRecord | undefined> }, params: SendMessageRequest, context: CallContext): Promise<void> | undefined {
   const expected = params.configuration?.ifGenerationMatch;
   const taskId = params.message.taskId;
-  if (expected === undefined || !taskId || !speaksNext(context)) return;
-  const record = await read(taskId);
-  if (record !== undefined && record.owner === ownerOf(context, params.tenant)) requireGeneration(record, expected);
+  // Nothing to check: no promise at all (a send's hot path awaits nothing for it).
+  if (expected === undefined || !taskId || !speaksNext(context)) return undefined;
+  return tasks.get(taskId).then((record) => {
+    if (record !== undefined && record.owner === ownerOf(context, params.tenant)) requireGeneration(record, expected);
+  });
 }
 
 /** A stream's events with their generation (their sequence) on tasks and update events; a message has none. */

@@ -4,6 +4,7 @@ import type { Message, SendMessageRequest } from '../schema/index.js';
 import { isSettled } from '../schema/index.js';
 import { VersionConflictError, type TaskRecord } from '../store/task-store.js';
 import { ownerOf, type CallContext, type StreamEvent } from '../calls.js';
+import { matchGeneration } from './generation.js';
 import type { Started } from './task-intake.js';
 
 /** The longest `Idempotency-Key` taken, in characters. */
@@ -29,7 +30,8 @@ export interface SendHost {
 }
 
 /**
- * Begins a SendMessage (or SendStreamingMessage). Without a key to honour
+ * Begins a SendMessage (or SendStreamingMessage), after checking its
+ * `ifGenerationMatch` (see {@link matchGeneration}). Without a key to honour
  * (keys off, no `Idempotency-Key`, or a message that names its task) it is
  * the intake's `begin`. A keyed first send gets the task id
  * {@link keyedTaskId} derives from the caller and the key, so every process
@@ -41,9 +43,22 @@ export interface SendHost {
  * for any message sent again). A settled task (terminal or interrupted)
  * is answered as it is (also when it settles while the send is taken in).
  */
-export async function beginSend(host: SendHost, params: SendMessageRequest, context: CallContext): Promise<SendStart> {
+export function beginSend(host: SendHost, params: SendMessageRequest, context: CallContext): Promise<SendStart> {
+  // Not async, and no promise for a check there is not: a send's hot path allocates less.
+  const matched = matchGeneration(host, params, context);
+  return matched === undefined ? begun(host, params, context) : matched.then(() => begun(host, params, context));
+}
+
+const unkeyed = (started: Started): SendStart => ({ started, retried: false });
+
+/** {@link beginSend} once the generation is checked. */
+function begun(host: SendHost, params: SendMessageRequest, context: CallContext): Promise<SendStart> {
   const key = context.idempotencyKey;
-  if (!host.honourKeys || key === undefined || params.message.taskId) return { started: await host.begin(params, context), retried: false };
+  if (!host.honourKeys || key === undefined || params.message.taskId) return host.begin(params, context).then(unkeyed);
+  return beginKeyed(host, params, context, key);
+}
+
+async function beginKeyed(host: SendHost, params: SendMessageRequest, context: CallContext, key: string): Promise<SendStart> {
   const taskId = await keyedTaskId(ownerOf(context, params.tenant), checkedKey(key));
   const keyed = { ...params, message: { ...params.message, taskId } };
   const keyedContext = { ...context, clientTaskIds: true };
