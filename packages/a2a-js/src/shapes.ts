@@ -49,29 +49,45 @@ export function toJsPart(part: Part): js.Part {
   return { content, metadata: meta(part.metadata), filename: part.filename ?? '', mediaType: part.mediaType ?? '' };
 }
 
+/** The optional fields a part, message or artifact gets only when set (assigned, not spread: no throwaway objects). */
+type Optional = { -readonly [K in 'metadata' | 'filename' | 'mediaType' | 'contextId' | 'taskId' | 'extensions' | 'referenceTaskIds' | 'name' | 'description']?: unknown };
+
 /** Our part from an a2a-js part; undefined for a part with no content. */
 export function fromJsPart(part: js.Part): Part | undefined {
-  const extra = {
-    ...(part.metadata !== undefined && { metadata: part.metadata as Struct }),
-    ...(part.filename && { filename: part.filename }),
-    ...(part.mediaType && { mediaType: part.mediaType }),
-  };
   const content = part.content;
+  let ours: Part;
   switch (content?.$case) {
     case 'text':
-      return { text: content.value, ...extra };
+      ours = { text: content.value };
+      break;
     case 'raw':
-      return { raw: base64Of(content.value), ...extra };
+      ours = { raw: base64Of(content.value) };
+      break;
     case 'url':
-      return { url: content.value, ...extra };
+      ours = { url: content.value };
+      break;
     case 'data':
-      return { data: content.value ?? null, ...extra };
+      ours = { data: content.value ?? null };
+      break;
     default:
       return undefined;
   }
+  const optional = ours as Optional;
+  if (part.metadata !== undefined) optional.metadata = part.metadata as Struct;
+  if (part.filename) optional.filename = part.filename;
+  if (part.mediaType) optional.mediaType = part.mediaType;
+  return ours;
 }
 
-const fromJsParts = (parts: readonly js.Part[] | undefined): Part[] => (parts ?? []).flatMap((p) => fromJsPart(p) ?? []);
+function fromJsParts(parts: readonly js.Part[] | undefined): Part[] {
+  const ours: Part[] = [];
+  if (parts === undefined) return ours;
+  for (const part of parts) {
+    const one = fromJsPart(part);
+    if (one !== undefined) ours.push(one);
+  }
+  return ours;
+}
 
 /** An a2a-js message from one of ours. */
 export function toJsMessage(message: Message): js.Message {
@@ -89,16 +105,18 @@ export function toJsMessage(message: Message): js.Message {
 
 /** Our message from an a2a-js message (role defaults to the agent's). */
 export function fromJsMessage(message: js.Message): Message {
-  return {
+  const ours: Message = {
     messageId: message.messageId || crypto.randomUUID(),
     role: (message.role as number) === 1 ? 'ROLE_USER' : 'ROLE_AGENT',
     parts: fromJsParts(message.parts),
-    ...(message.contextId && { contextId: message.contextId }),
-    ...(message.taskId && { taskId: message.taskId }),
-    ...(message.metadata !== undefined && { metadata: message.metadata as Struct }),
-    ...(message.extensions?.length && { extensions: [...message.extensions] }),
-    ...(message.referenceTaskIds?.length && { referenceTaskIds: [...message.referenceTaskIds] }),
   };
+  const optional = ours as Optional;
+  if (message.contextId) optional.contextId = message.contextId;
+  if (message.taskId) optional.taskId = message.taskId;
+  if (message.metadata !== undefined) optional.metadata = message.metadata as Struct;
+  if (message.extensions?.length) optional.extensions = [...message.extensions];
+  if (message.referenceTaskIds?.length) optional.referenceTaskIds = [...message.referenceTaskIds];
+  return ours;
 }
 
 /** An a2a-js artifact from one of ours. */
@@ -115,14 +133,13 @@ export function toJsArtifact(artifact: Artifact): js.Artifact {
 
 /** Our artifact from an a2a-js artifact. */
 export function fromJsArtifact(artifact: js.Artifact): Artifact {
-  return {
-    artifactId: artifact.artifactId || crypto.randomUUID(),
-    parts: fromJsParts(artifact.parts),
-    ...(artifact.name && { name: artifact.name }),
-    ...(artifact.description && { description: artifact.description }),
-    ...(artifact.metadata !== undefined && { metadata: artifact.metadata as Struct }),
-    ...(artifact.extensions?.length && { extensions: [...artifact.extensions] }),
-  };
+  const ours: Artifact = { artifactId: artifact.artifactId || crypto.randomUUID(), parts: fromJsParts(artifact.parts) };
+  const optional = ours as Optional;
+  if (artifact.name) optional.name = artifact.name;
+  if (artifact.description) optional.description = artifact.description;
+  if (artifact.metadata !== undefined) optional.metadata = artifact.metadata as Struct;
+  if (artifact.extensions?.length) optional.extensions = [...artifact.extensions];
+  return ours;
 }
 
 /** An a2a-js task status from one of ours. */
