@@ -1,7 +1,7 @@
 import type { AgentExecutionEvent } from '@a2a-js/sdk/server';
 import type { AgentContext, TaskState } from '@taskwire/core';
 import { A2AError, isTerminal } from '@taskwire/core';
-import { fromJsArtifact, fromJsMessage, fromJsState } from './shapes.js';
+import { fromJsArtifact, fromJsMessage, fromJsState, sayOf } from './shapes.js';
 
 type Pattern = 'undetermined' | 'message' | 'task';
 
@@ -145,7 +145,6 @@ export class RunPump {
   private status(state: TaskState, message: Parameters<typeof fromJsMessage>[0] | undefined, metadata: Record<string, unknown> | undefined): Promise<void> {
     // Nothing after a final status goes in: taken as said now, before its commit (one that fails stops the run anyway).
     if (isTerminal(state)) this.stopped = true;
-    // The service makes the status message an agent's, with the task's ids: the executor's role and ids are not copied away first.
-    return this.ctx.emit({ kind: 'status', state, message: message && fromJsMessage(message), metadata });
+    return this.ctx.emit({ kind: 'status', state, message: message && sayOf(message), metadata });
   }
 }

@@ -58,6 +58,8 @@ export function fromJsPart(part: js.Part): Part | undefined {
   let ours: Part;
   switch (content?.$case) {
     case 'text':
+      // The usual part as one literal (properties added later would each cost the stored part a property array).
+      if (part.metadata === undefined && !part.filename) return part.mediaType ? { text: content.value, mediaType: part.mediaType } : { text: content.value };
       ours = { text: content.value };
       break;
     case 'raw':
@@ -98,8 +100,8 @@ export function toJsMessage(message: Message): js.Message {
     role: (message.role === 'ROLE_USER' ? 1 : 2) as js.Message['role'],
     parts: message.parts.map(toJsPart),
     metadata: meta(message.metadata),
-    extensions: [...(message.extensions ?? [])],
-    referenceTaskIds: [...(message.referenceTaskIds ?? [])],
+    extensions: message.extensions ? [...message.extensions] : [],
+    referenceTaskIds: message.referenceTaskIds ? [...message.referenceTaskIds] : [],
   };
 }
 
@@ -119,6 +121,23 @@ export function fromJsMessage(message: js.Message): Message {
   return ours;
 }
 
+/**
+ * What an executor's status message says, as an agent's `Say`: its id,
+ * parts and optional fields, without its role and ids (the service makes it
+ * the agent's, with the task's ids). A literal of a fixed shape when it has
+ * no optional fields: the service copies it into the stored message, and a
+ * copy of an object that had properties added after it was made gets a
+ * hidden class of its own, kept with every stored task.
+ */
+export function sayOf(message: js.Message): Omit<Message, 'role'> {
+  const say: Omit<Message, 'role'> = { messageId: message.messageId || crypto.randomUUID(), parts: fromJsParts(message.parts) };
+  const optional = say as Optional;
+  if (message.metadata !== undefined) optional.metadata = message.metadata as Struct;
+  if (message.extensions?.length) optional.extensions = [...message.extensions];
+  if (message.referenceTaskIds?.length) optional.referenceTaskIds = [...message.referenceTaskIds];
+  return say;
+}
+
 /** An a2a-js artifact from one of ours. */
 export function toJsArtifact(artifact: Artifact): js.Artifact {
   return {
@@ -127,7 +146,7 @@ export function toJsArtifact(artifact: Artifact): js.Artifact {
     description: artifact.description ?? '',
     parts: artifact.parts.map(toJsPart),
     metadata: meta(artifact.metadata),
-    extensions: [...(artifact.extensions ?? [])],
+    extensions: artifact.extensions ? [...artifact.extensions] : [],
   };
 }
 
