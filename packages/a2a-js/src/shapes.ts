@@ -122,6 +122,18 @@ export function fromJsMessage(message: js.Message): Message {
 }
 
 /**
+ * `id` as one flat string, its value unchanged. An id made by concatenation
+ * (uuid's `v4()` and Node's `crypto.randomUUID()` are) is a tree of some
+ * twenty strings in V8, and the stored task would keep every one of them
+ * (about 400 bytes a message); normalizing it flattens it, and when that
+ * would change its value the id is kept as it is.
+ */
+function flat(id: string): string {
+  const one = id.normalize();
+  return one === id ? one : id;
+}
+
+/**
  * What an executor's status message says, as an agent's `Say`: its id,
  * parts and optional fields, without its role and ids (the service makes it
  * the agent's, with the task's ids). A literal of a fixed shape when it has
@@ -130,7 +142,7 @@ export function fromJsMessage(message: js.Message): Message {
  * hidden class of its own, kept with every stored task.
  */
 export function sayOf(message: js.Message): Omit<Message, 'role'> {
-  const say: Omit<Message, 'role'> = { messageId: message.messageId || crypto.randomUUID(), parts: fromJsParts(message.parts) };
+  const say: Omit<Message, 'role'> = { messageId: message.messageId ? flat(message.messageId) : crypto.randomUUID(), parts: fromJsParts(message.parts) };
   const optional = say as Optional;
   if (message.metadata !== undefined) optional.metadata = message.metadata as Struct;
   if (message.extensions?.length) optional.extensions = [...message.extensions];
