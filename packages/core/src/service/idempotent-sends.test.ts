@@ -4,6 +4,7 @@ import type { CallContext } from '../calls.js';
 import type { Message } from '../schema/index.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
 import type { TaskStore } from '../store/task-store.js';
+import { racingReads } from '../store/racing-reads.js';
 import { keyedTaskId } from './idempotent-sends.js';
 import { TaskService } from './task-service.js';
 
@@ -20,22 +21,9 @@ function counting(store: TaskStore = createMemoryTaskStore()) {
 
 /** A memory store whose first `held` reads wait for each other: that many sends all find no task before any creates it. */
 function racingStore(held: number): TaskStore {
-  const inner = createMemoryTaskStore();
-  let release!: () => void;
-  const all = new Promise<void>((resolve) => (release = resolve));
-  let waiting = 0;
-  return {
-    async get(id) {
-      if (waiting < held && ++waiting === held) release();
-      if (waiting <= held) await all;
-      return inner.get(id);
-    },
-    commit: (request) => inner.commit(request),
-    list: (query) => inner.list(query),
-    delete: (id) => inner.delete(id),
-    readEvents: (id, after, limit) => inner.readEvents(id, after, limit),
-    close: () => inner.close(),
-  };
+  const racing = racingReads();
+  racing.arm(held);
+  return racing.store;
 }
 
 const send = (service: TaskService, context: CallContext, message = first) =>

@@ -45,7 +45,9 @@ export async function beginSend(host: SendHost, params: SendMessageRequest, cont
   const key = context.idempotencyKey;
   if (!host.honourKeys || key === undefined || params.message.taskId) return { started: await host.begin(params, context), retried: false };
   const taskId = await keyedTaskId(ownerOf(context, params.tenant), checkedKey(key));
-  const keyed = { ...params, message: { ...params.message, taskId } };
+  // The message creates its task: an ifGenerationMatch (A2A 1.1) is ignored, as for any first send, also on its retries.
+  const configuration = params.configuration && { ...params.configuration, ifGenerationMatch: undefined };
+  const keyed = { ...params, message: { ...params.message, taskId }, ...(configuration && { configuration }) };
   const keyedContext = { ...context, clientTaskIds: true };
   for (let attempt = 0; ; attempt++) {
     const existing = await host.get(taskId);

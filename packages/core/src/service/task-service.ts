@@ -21,7 +21,7 @@ import { parseParams, type A2AHandlers, type TaskServiceOptions } from './servic
 import { requireStreaming } from './streaming-capability.js';
 import { requireExtensions } from '../extensions.js';
 import { beginSend, settledTask, type SendHost } from './idempotent-sends.js';
-import { DEFAULT_MAX_LONG_POLL_MS, matchGeneration, pollGeneration, requireServedVersion, speaksNext, withGeneration, withGenerations } from './generation.js';
+import { DEFAULT_MAX_LONG_POLL_MS, pollGeneration, requireServedVersion, speaksNext, withGeneration, withGenerations } from './generation.js';
 
 /**
  * The transport-free A2A service: implements every operation of the method
@@ -111,7 +111,6 @@ export class TaskService implements A2AHandlers {
 
   async SendMessage(params: SendMessageRequest, context: CallContext): Promise<ResultOf<'SendMessage'>> {
     const historyLength = params.configuration?.historyLength;
-    await matchGeneration((id) => this.engine.get(id), params, context);
     const start = await beginSend(this.sends, params, context);
     if ('settled' in start) return { task: this.answer(start.settled, context, historyLength) };
     const { started } = start;
@@ -133,7 +132,6 @@ export class TaskService implements A2AHandlers {
   async SendStreamingMessage(params: SendMessageRequest, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
     requireStreaming(this.options.card);
     const snapshot = (task: Task) => this.project(task, params.configuration?.historyLength);
-    await matchGeneration((id) => this.engine.get(id), params, context);
     const start = await beginSend(this.sends, params, context);
     if ('settled' in start) return settledTask(start.settled, snapshot);
     return openSendStream(this.engine, start.started, snapshot, context, this.options.newTaskWindowMs ?? DEFAULT_NEW_TASK_WINDOW_MS);
