@@ -91,6 +91,8 @@ describePostgres('A2A 1.1 on 2 replica processes: idempotent first sends, long-p
       const after = await there.unary('GetTask', { id: task.id });
       expect(after.history?.filter((m) => m.role === 'ROLE_USER').map((m) => m.messageId)).toEqual([task.history![0]!.messageId, sent[won]!.messageId]);
       expect(after.generation).toBeGreaterThan(task.generation!);
+      // ListTasks (PostgreSQL's list) gives the task the generation GetTask gives.
+      expect((await here.unary('ListTasks', { contextId: task.contextId })).tasks.map((t) => t.generation)).toEqual([after.generation]);
       expect(crashed(cluster)).toEqual([]);
     } finally {
       await lock.query('ROLLBACK').catch(() => undefined);

@@ -1,8 +1,8 @@
 import { A2AError } from '../errors.js';
 import type { CallContext, StreamEvent } from '../calls.js';
-import type { SendMessageRequest, StreamResponse, Task } from '../schema/index.js';
+import type { ListTasksResponse, SendMessageRequest, StreamResponse, Task } from '../schema/index.js';
 import { isTerminal } from '../schema/index.js';
-import type { TaskRecord } from '../store/task-store.js';
+import type { TaskListPage, TaskRecord } from '../store/task-store.js';
 import { NEXT_VERSION } from '../version.js';
 import type { EventHub } from './event-hub.js';
 
@@ -59,6 +59,17 @@ export function withGeneration(task: Task, record: TaskRecord, context: CallCont
 export function expectedGeneration(params: SendMessageRequest, context: CallContext): number | undefined {
   const expected = params.configuration?.ifGenerationMatch;
   return expected !== undefined && params.message.taskId && speaksNext(context) ? expected : undefined;
+}
+
+/**
+ * A store's ListTasks page as the answer of a call: each task with its
+ * generation (the page's `generations`, when the store gives them) when the
+ * call negotiated A2A 1.1; never the store's `generations` member itself.
+ */
+export function listedWithGenerations(page: TaskListPage, context: CallContext): ListTasksResponse {
+  const { generations, ...answer } = page;
+  if (generations === undefined || !speaksNext(context)) return answer;
+  return { ...answer, tasks: answer.tasks.map((task, i) => ({ ...task, generation: generations[i]! })) };
 }
 
 /** A stream's events with their generation (their sequence) on tasks and update events; a message has none. */
