@@ -23,21 +23,22 @@ export function racingReads(inner: TaskStore = createMemoryTaskStore()): RacingR
   let left = 0;
   let meet: Promise<void> = Promise.resolve();
   let arrived = (): void => undefined;
-  const store: TaskStore = {
-    async get(id) {
-      if (left > 0) {
-        const met = meet;
-        if (--left === 0) arrived();
-        await met;
-      }
-      return inner.get(id);
-    },
-    commit: (request) => inner.commit(request),
-    list: (query) => inner.list(query),
-    delete: (id) => inner.delete(id),
-    readEvents: (id, after, limit) => inner.readEvents(id, after, limit),
-    close: () => inner.close(),
+  const get = async (id: string) => {
+    if (left > 0) {
+      const met = meet;
+      if (--left === 0) arrived();
+      await met;
+    }
+    return inner.get(id);
   };
+  // Every other member is the inner store's own (bound to it).
+  const store = new Proxy(inner, {
+    get(target, key) {
+      if (key === 'get') return get;
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
   return {
     store,
     arm(count) {
