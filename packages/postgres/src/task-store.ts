@@ -3,7 +3,7 @@ import {
   StoreClosedError,
   type CommitRequest,
   type CommitResult,
-  type ListTasksResponse,
+  type TaskListPage,
   type Logger,
   type StoredEvent,
   type TaskHead,
@@ -197,7 +197,7 @@ export class PostgresTaskStore implements TaskStore {
     return this.commits.commitFrom(request, firstSequence);
   }
 
-  async list(query: TaskQuery): Promise<ListTasksResponse> {
+  async list(query: TaskQuery): Promise<TaskListPage> {
     this.check();
     const statement = listStatement(this.connection.qualified, query, this.counts.ready);
     const { rows } = await this.query<ListRow>(statement.text, statement.values, 'listing tasks');

@@ -8,7 +8,7 @@ import {
   timestampSortKey,
   type CommitRequest,
   type CommitResult,
-  type ListTasksResponse,
+  type TaskListPage,
   type Logger,
   type SnapshotOptions,
   type StoredEvent,
@@ -133,7 +133,7 @@ export class SqliteTaskStore implements TaskStore {
     return { version, firstSequence: lastSequence - events.length + 1, lastSequence };
   }
 
-  async list(query: TaskQuery): Promise<ListTasksResponse> {
+  async list(query: TaskQuery): Promise<TaskListPage> {
     this.check();
     const statements = listStatements(query);
     const [total, page] = await this.driver.batch([statements.total, statements.page]);

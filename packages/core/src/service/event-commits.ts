@@ -6,6 +6,7 @@ import { isTerminal, type StreamResponse } from '../schema/index.js';
 import { landedCommit, RunRetries, type RetryingRun, type UnknownCommit } from './commit-retry.js';
 import type { LeaseCondition } from './coordination.js';
 import { LeaseLostError } from './coordination.js';
+import { requireGeneration } from './generation.js';
 import { groupOutcomes, reduceGroup, type ReducedGroup, type StepOutcome } from './event-group.js';
 import { settleAfterLoss, StoreWentBackError } from './lost-commits.js';
 import type { EngineParts, NewTasks } from './new-tasks.js';
@@ -31,9 +32,18 @@ export class EventCommits {
   /**
    * Commits `events` (under their task's lock) in one commit, reduced in
    * order (see {@link reduceGroup}); resolves each one's outcome, or
-   * rejects when the commit failed (then none of them is stored).
+   * rejects when the commit failed (then none of them is stored). With
+   * `ifGeneration`, every attempt first requires the record it reduces onto
+   * to be at that generation (TaskGenerationMismatch otherwise): the store's
+   * version check makes that record the one the commit replaces.
    */
-  async commit(taskId: string, events: readonly LifecycleEvent[], activate: boolean, run: (RunLease & RetryingRun) | undefined): Promise<StepOutcome<Applied>[]> {
+  async commit(
+    taskId: string,
+    events: readonly LifecycleEvent[],
+    activate: boolean,
+    run: (RunLease & RetryingRun) | undefined,
+    ifGeneration?: number,
+  ): Promise<StepOutcome<Applied>[]> {
     // Stamped once: every attempt of an event is the same log entry, so a retry recognises an attempt that landed.
     // (A loop, and no closures in this function: each would cost the hot path an allocation per commit.)
     const stamped: LifecycleEvent[] = [];
@@ -51,6 +61,7 @@ export class EventCommits {
         throw error;
       }
       if (!current) throw new A2AError('TaskNotFound', `Task ${taskId} no longer exists`, { taskId });
+      if (ifGeneration !== undefined) requireGeneration(current, ifGeneration);
       const group = reduceGroup(current.task, stamped);
       // Ended meanwhile by another process (a cancel): whoever waits for the task learns of it now.
       if (this.parts.outcomes.waiting && isTerminal(current.task.status.state) && group.steps.some((step) => step.kind === 'refused')) {

@@ -4,7 +4,6 @@ import type { Message, SendMessageRequest } from '../schema/index.js';
 import { isSettled } from '../schema/index.js';
 import { VersionConflictError, type TaskRecord } from '../store/task-store.js';
 import { ownerOf, type CallContext, type StreamEvent } from '../calls.js';
-import { matchGeneration } from './generation.js';
 import type { Started } from './task-intake.js';
 
 /** The longest `Idempotency-Key` taken, in characters. */
@@ -30,8 +29,7 @@ export interface SendHost {
 }
 
 /**
- * Begins a SendMessage (or SendStreamingMessage), after checking its
- * `ifGenerationMatch` (see {@link matchGeneration}). Without a key to honour
+ * Begins a SendMessage (or SendStreamingMessage). Without a key to honour
  * (keys off, no `Idempotency-Key`, or a message that names its task) it is
  * the intake's `begin`. A keyed first send gets the task id
  * {@link keyedTaskId} derives from the caller and the key, so every process
@@ -44,23 +42,19 @@ export interface SendHost {
  * is answered as it is (also when it settles while the send is taken in).
  */
 export function beginSend(host: SendHost, params: SendMessageRequest, context: CallContext): Promise<SendStart> {
-  // Not async, and no promise for a check there is not: a send's hot path allocates less.
-  const matched = matchGeneration(host, params, context);
-  return matched === undefined ? begun(host, params, context) : matched.then(() => begun(host, params, context));
-}
-
-const unkeyed = (started: Started): SendStart => ({ started, retried: false });
-
-/** {@link beginSend} once the generation is checked. */
-function begun(host: SendHost, params: SendMessageRequest, context: CallContext): Promise<SendStart> {
+  // Not async: a send's hot path allocates less.
   const key = context.idempotencyKey;
   if (!host.honourKeys || key === undefined || params.message.taskId) return host.begin(params, context).then(unkeyed);
   return beginKeyed(host, params, context, key);
 }
 
+const unkeyed = (started: Started): SendStart => ({ started, retried: false });
+
 async function beginKeyed(host: SendHost, params: SendMessageRequest, context: CallContext, key: string): Promise<SendStart> {
   const taskId = await keyedTaskId(ownerOf(context, params.tenant), checkedKey(key));
-  const keyed = { ...params, message: { ...params.message, taskId } };
+  // The message creates its task: an ifGenerationMatch (A2A 1.1) is ignored, as for any first send, also on its retries.
+  const configuration = params.configuration && { ...params.configuration, ifGenerationMatch: undefined };
+  const keyed = { ...params, message: { ...params.message, taskId }, ...(configuration && { configuration }) };
   const keyedContext = { ...context, clientTaskIds: true };
   for (let attempt = 0; ; attempt++) {
     const existing = await host.get(taskId);

@@ -177,10 +177,15 @@ export class TaskEngine {
    * settling with its own outcome; a failed commit fails them all). Without
    * `run`, the commit carries the lease held here now, if any (none when
    * it cancels the task: a cancel stands whoever holds the lease), and is
-   * not retried.
+   * not retried. With `ifGeneration` (A2A 1.1's `ifGenerationMatch`; for an
+   * event of no run), the event is committed only onto the task at that
+   * generation: checked against the record each attempt reduces onto, whose
+   * version the store checks in the same commit (a conflict reads the task
+   * again and checks again), so a concurrent commit that moved the task
+   * first makes it TaskGenerationMismatch, and nothing is stored.
    */
-  apply(taskId: string, event: LifecycleEvent, activate = false, run?: RunLease & RetryingRun): Promise<Applied> {
-    const grouped = run !== undefined && !activate;
+  apply(taskId: string, event: LifecycleEvent, activate = false, run?: RunLease & RetryingRun, ifGeneration?: number): Promise<Applied> {
+    const grouped = run !== undefined && !activate && ifGeneration === undefined;
     if (grouped) {
       // The run's previous commit is in flight: this event joins the ones waiting to go in its next commit.
       const open = this.groups.get(taskId);
@@ -195,7 +200,7 @@ export class TaskEngine {
       if (this.groups.get(taskId) === group) this.groups.delete(taskId);
       let outcomes;
       try {
-        outcomes = await this.commits.commit(taskId, group.events, activate, run);
+        outcomes = await this.commits.commit(taskId, group.events, activate, run, ifGeneration);
       } catch (error) {
         group.fail(error);
         throw error;

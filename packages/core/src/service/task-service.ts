@@ -21,7 +21,7 @@ import { parseParams, type A2AHandlers, type TaskServiceOptions } from './servic
 import { requireStreaming } from './streaming-capability.js';
 import { requireExtensions } from '../extensions.js';
 import { beginSend, settledTask, type SendHost } from './idempotent-sends.js';
-import { DEFAULT_MAX_LONG_POLL_MS, pollGeneration, requireServedVersion, speaksNext, withGeneration, withGenerations } from './generation.js';
+import { DEFAULT_MAX_LONG_POLL_MS, listedWithGenerations, pollGeneration, requireServedVersion, speaksNext, withGeneration, withGenerations } from './generation.js';
 
 /**
  * The transport-free A2A service: implements every operation of the method
@@ -148,11 +148,12 @@ export class TaskService implements A2AHandlers {
 
   async ListTasks(params: ParsedParamsOf<'ListTasks'>, context: CallContext): Promise<ResultOf<'ListTasks'>> {
     const { tenant, ...query } = params;
-    return this.options.store.list({
+    const page = await this.options.store.list({
       ...query,
       owner: ownerOf(context, tenant),
       historyLength: query.historyLength ?? this.options.defaultHistoryLength,
     });
+    return listedWithGenerations(page, context);
   }
 
   async CancelTask(params: ParsedParamsOf<'CancelTask'>, context: CallContext): Promise<Task> {

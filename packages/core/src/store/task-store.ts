@@ -96,6 +96,18 @@ export interface CommitResult {
   readonly leaseEpoch?: number | undefined;
 }
 
+/**
+ * What {@link TaskStore.list} answers: the ListTasks response, and each
+ * listed task's generation (its {@link TaskRecord.lastSequence}, what
+ * `get` would read for it in the same state), in the order of `tasks`. A
+ * store that leaves `generations` out gives A2A 1.1's ListTasks answers
+ * without them (every store of this SDK gives them, and the conformance
+ * suite checks them).
+ */
+export interface TaskListPage extends ListTasksResponse {
+  readonly generations?: readonly number[];
+}
+
 /** A ListTasks query as a store answers it, always within one owner. */
 export interface TaskQuery {
   readonly owner: string;
@@ -149,7 +161,7 @@ export interface TaskQuery {
 export interface TaskStore {
   get(taskId: string): Promise<TaskRecord | undefined>;
   commit(request: CommitRequest): Promise<CommitResult>;
-  list(query: TaskQuery): Promise<ListTasksResponse>;
+  list(query: TaskQuery): Promise<TaskListPage>;
   /** Removes a task and its events. Resolves true when it existed. */
   delete(taskId: string): Promise<boolean>;
   readEvents(taskId: string, afterSequence: number, limit?: number): Promise<StoredEvent[]>;
