@@ -71,7 +71,7 @@ afterAll(async () => {
 describe('README examples', () => {
   it('type-check against the packed packages, as ES modules with moduleResolution NodeNext', () => {
     expect(typeCheck(app, readmes.flatMap((r) => r.examples), ports)).toEqual([]);
-  }, 120_000);
+  }, 360_000);
 
   for (const readme of readmes) {
     it(`${readme.readme}: its ${readme.examples.length} example(s) run with Node`, async () => {

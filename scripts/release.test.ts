@@ -139,7 +139,7 @@ describe('a release through a real npm registry', () => {
       if (meta.dependencies?.['@taskwire/core']) expect(meta.dependencies['@taskwire/core']).toBe(pkg.version);
       expect(tags, name).toContain(`${name}@${pkg.version}`);
     }
-  }, 600_000);
+  }, 1_200_000);
 
   it('publishing the same version again is refused: changeset publish skips it, a direct publish fails', () => {
     const again = changeset(['publish']);

@@ -14,21 +14,28 @@ import { pathToFileURL } from 'node:url';
 const part = (value: string) => ({ content: { $case: 'text' as const, value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
 const textOf = (m: Message) => (m.parts[0]?.content?.$case === 'text' ? m.parts[0].content.value : '');
 
-/** The a2a-js executor: `greet` answers at once, `work` says it works, sends an artifact, then answers. */
+const now = () => new Date().toISOString();
+const say = (taskId: string, contextId: string, value: string): Message => ({ messageId: crypto.randomUUID(), taskId, contextId, role: Role.ROLE_AGENT, parts: [part(value)], metadata: undefined, extensions: [], referenceTaskIds: [] });
+const status = (bus: ExecutionEventBus, taskId: string, contextId: string, state: TaskState, message?: Message) =>
+  bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: now() }, metadata: undefined }));
+
+/**
+ * The a2a-js executor: `greet` answers at once, `work` says it works, sends an artifact, then answers. Its helpers are
+ * module functions, not closures made per call: tsx (esbuild's keepNames) would name each closure on every call, a
+ * cost of the bench's loader that code compiled by tsc does not have and the native agent does not pay.
+ */
 export class BenchExecutor implements AgentExecutor {
   constructor(private readonly work: boolean) {}
 
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId, userMessage } = ctx;
-    const say = (value: string): Message => ({ messageId: crypto.randomUUID(), taskId, contextId, role: Role.ROLE_AGENT, parts: [part(value)], metadata: undefined, extensions: [], referenceTaskIds: [] });
-    const status = (state: TaskState, message?: Message) => bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata: undefined }));
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [userMessage], metadata: undefined }));
+    bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() }, artifacts: [], history: [userMessage], metadata: undefined }));
     const text = textOf(userMessage);
     if (this.work) {
-      status(TaskState.TASK_STATE_WORKING);
+      status(bus, taskId, contextId, TaskState.TASK_STATE_WORKING);
       bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact: { artifactId: 'out', name: 'out', description: '', parts: [part(text.toUpperCase())], metadata: undefined, extensions: [] }, append: false, lastChunk: true, metadata: undefined }));
     }
-    status(TaskState.TASK_STATE_COMPLETED, say(`Hello, ${text}!`));
+    status(bus, taskId, contextId, TaskState.TASK_STATE_COMPLETED, say(taskId, contextId, `Hello, ${text}!`));
     bus.finished();
   }
 

@@ -7,7 +7,7 @@
  * with a message). Measured twice: on the in-process TaskService with the
  * memory store (no transport: the adapter's share is as large as it gets),
  * and over JSON-RPC on HTTP with the server in a process of its own (its
- * CPU per request, from /proc). After one uncounted run of each kind,
+ * CPU per request, from /proc, and requests per second). After one uncounted run of each kind,
  * rounds alternate which goes first; the tables give medians.
  *
  *   cd bench && npx -y pnpm@10.34.9 exec tsx src/a2a-js-adapter-bench.ts [sends per run] [rounds] [concurrency] [HTTP seconds per run]
@@ -83,12 +83,25 @@ for (const { work, name } of WORKLOADS) console.log(row(name, await alternate((k
 console.log(`\nJSON-RPC over HTTP (serveA2A, memory store, a server process per kind): server CPU µs per request, ${HTTP_SECONDS} s of ${CONCURRENCY} connections per run\n`);
 console.log(HEADER);
 const body = requestBody('SendMessage', 'Ada');
+const rateRows: string[] = [];
 for (const { work, name } of WORKLOADS) {
   const servers = { native: await startServerProcess(SERVER, `native:${work ? 'work' : 'greet'}`, (port) => `http://127.0.0.1:${port}/a2a/jsonrpc`), adapter: await startServerProcess(SERVER, `adapter:${work ? 'work' : 'greet'}`, (port) => `http://127.0.0.1:${port}/a2a/jsonrpc`) };
+  // Requests per second of each counted run (the uncounted first run of each kind is left out).
+  const rates = { native: [] as number[], adapter: [] as number[] };
+  const seen = { native: 0, adapter: 0 };
   try {
-    console.log(row(name, await alternate(async (kind) => (await load(servers[kind], body, CONCURRENCY, HTTP_SECONDS)).cpuMicrosPerRequest)));
+    const cpu = await alternate(async (kind) => {
+      const result = await load(servers[kind], body, CONCURRENCY, HTTP_SECONDS);
+      if (seen[kind]++ > 0) rates[kind].push(result.requests.average);
+      return result.cpuMicrosPerRequest;
+    });
+    console.log(row(name, cpu));
+    rateRows.push(`| ${name} | ${median(rates.native).toFixed(0)} | ${median(rates.adapter).toFixed(0)} | ${list(rates.native)} | ${list(rates.adapter)} |`);
   } finally {
     await servers.native.stop();
     await servers.adapter.stop();
   }
 }
+console.log(`\nThe same HTTP runs: requests per second (the machine's, not one core's: the load generator shares it)\n`);
+console.log('| agent | native req/s | adapter req/s | native runs | adapter runs |\n| --- | ---: | ---: | --- | --- |');
+for (const line of rateRows) console.log(line);

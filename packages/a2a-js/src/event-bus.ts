@@ -8,7 +8,8 @@ import type { AgentExecutionEvent, EventListener, ExecutionEventBus, ExecutionEv
  * were added; after `finished()` published events are ignored.
  */
 export class AdapterEventBus implements ExecutionEventBus {
-  private readonly listeners = { event: [] as Array<EventListener>, finished: [] as Array<FinishedListener> };
+  /** Made when the first listener is added (an executor that only publishes costs none). */
+  private listeners: { readonly event: EventListener[]; readonly finished: FinishedListener[] } | undefined = undefined;
   private done = false;
 
   /** `sink`, when given, gets every event and `finished()` before the listeners do. */
@@ -22,19 +23,22 @@ export class AdapterEventBus implements ExecutionEventBus {
   publish(event: AgentExecutionEvent): void {
     if (this.done) return;
     this.sink?.event(event);
-    if (this.listeners.event.length > 0) for (const listener of [...this.listeners.event]) listener(event);
+    const listeners = this.listeners?.event;
+    if (listeners !== undefined && listeners.length > 0) for (const listener of [...listeners]) listener(event);
   }
 
   finished(): void {
     if (this.done) return;
     this.done = true;
     this.sink?.finished();
-    if (this.listeners.finished.length > 0) for (const listener of [...this.listeners.finished]) listener();
+    const listeners = this.listeners?.finished;
+    if (listeners !== undefined && listeners.length > 0) for (const listener of [...listeners]) listener();
   }
 
   on(eventName: 'event', listener: EventListener): this;
   on(eventName: 'finished', listener: FinishedListener): this;
   on(eventName: ExecutionEventName, listener: EventListener | FinishedListener): this {
+    this.listeners ??= { event: [], finished: [] };
     (this.listeners[eventName] as Array<typeof listener>).push(listener);
     return this;
   }
@@ -42,9 +46,9 @@ export class AdapterEventBus implements ExecutionEventBus {
   off(eventName: 'event', listener: EventListener): this;
   off(eventName: 'finished', listener: FinishedListener): this;
   off(eventName: ExecutionEventName, listener: EventListener | FinishedListener): this {
-    const list = this.listeners[eventName] as Array<typeof listener>;
-    const at = list.indexOf(listener);
-    if (at >= 0) list.splice(at, 1);
+    const list = this.listeners?.[eventName] as Array<typeof listener> | undefined;
+    const at = list === undefined ? -1 : list.indexOf(listener);
+    if (at >= 0) list?.splice(at, 1);
     return this;
   }
 
@@ -59,8 +63,10 @@ export class AdapterEventBus implements ExecutionEventBus {
   }
 
   removeAllListeners(eventName?: ExecutionEventName): this {
-    if (eventName === undefined || eventName === 'event') this.listeners.event.length = 0;
-    if (eventName === undefined || eventName === 'finished') this.listeners.finished.length = 0;
+    const listeners = this.listeners;
+    if (listeners === undefined) return this;
+    if (eventName === undefined || eventName === 'event') listeners.event.length = 0;
+    if (eventName === undefined || eventName === 'finished') listeners.finished.length = 0;
     return this;
   }
 }

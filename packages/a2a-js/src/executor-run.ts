@@ -1,5 +1,6 @@
 import type { AgentExecutor, RequestContext } from '@a2a-js/sdk/server';
 import type { AgentContext } from '@taskwire/core';
+import { onAbort } from '@taskwire/core';
 import { AdapterEventBus } from './event-bus.js';
 import { RunPump } from './run-pump.js';
 import { toJsEvent, type V03AgentExecutor, type V03RequestContext } from './v03-executor.js';
@@ -19,14 +20,18 @@ export interface RunSettings {
  * One run of an executor: `execute(requestContext, eventBus)`, its events
  * committed in order by a {@link RunPump}, until `execute` settles, the
  * executor calls `finished()`, or (after a cancel) the grace has passed.
- * The run is its own abort listener and bus sink, so a run makes no
- * closures of its own.
+ * The run is its own bus sink and is told of an abort through core's
+ * `onAbort`, so its task's `AbortSignal` is never made (the executor has no
+ * use for it); a run that ends before `run` waits for it makes no promise
+ * for its end.
  */
 export class ExecutorRun {
   readonly bus: AdapterEventBus;
   private readonly pump: RunPump;
-  private readonly ended: Promise<void>;
-  private end!: () => void;
+  /** Resolves `ended`, once something waits for it. */
+  private wake: (() => void) | undefined = undefined;
+  /** True once the run has ended (execute settled, `finished()`, the grace passed, or the service closing). */
+  private done = false;
   private thrown: { error: unknown } | undefined = undefined;
   private graceTimer: ReturnType<typeof setTimeout> | undefined = undefined;
   private over = false;
@@ -37,7 +42,6 @@ export class ExecutorRun {
     private readonly settings: RunSettings,
     private readonly ctx: AgentContext,
   ) {
-    this.ended = new Promise<void>((resolve) => (this.end = resolve));
     this.requestContext = settings.requestContext(ctx);
     // Only a follow-up turn's task is handed over, always as input-required (see fromA2AExecutor).
     this.pump = new RunPump(ctx, ctx.isContinuation ? 'TASK_STATE_INPUT_REQUIRED' : undefined, settings.v03 && ctx.isContinuation);
@@ -47,23 +51,23 @@ export class ExecutorRun {
   /** Runs the executor to its end (see the class); rejects with what the run must fail with. */
   async run(): Promise<void> {
     const { ctx, settings, requestContext } = this;
-    const signal = ctx.signal;
-    signal.addEventListener('abort', this, { once: true });
+    onAbort(ctx, this.aborted);
     try {
       try {
-        Promise.resolve((settings.executor as AgentExecutor).execute(requestContext as RequestContext, this.bus)).then(this.end, (error: unknown) => this.failed(error));
+        Promise.resolve((settings.executor as AgentExecutor).execute(requestContext as RequestContext, this.bus)).then(this.end, this.failed);
       } catch (error) {
         this.failed(error);
       }
-      await this.ended;
-      await this.pump.drained();
+      if (!this.done) await new Promise<void>((resolve) => (this.wake = resolve));
+      const drained = this.pump.drained();
+      if (drained !== undefined) await drained;
     } finally {
-      // The listener stays on the run's own signal (removing it costs more than it saves); `over` silences it.
+      // An abort after this is not the executor's business any more: `over` silences it.
       this.over = true;
-      clearTimeout(this.graceTimer);
+      if (this.graceTimer !== undefined) clearTimeout(this.graceTimer);
     }
     if (this.pump.failure) throw this.pump.failure;
-    if (this.thrown && !signal.aborted && !this.pump.answered) {
+    if (this.thrown && !this.pump.answered && !ctx.signal.aborted) {
       const error = this.thrown.error;
       await ctx.fail(`Agent execution error: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -79,19 +83,26 @@ export class ExecutorRun {
     this.end();
   }
 
-  /** The run's signal aborted (a cancel, or the service closing): the executor is told; closing ends the run at once. */
-  handleEvent(): void {
+  /** Ends the run (its events still drain); later calls do nothing. */
+  private readonly end = (): void => {
+    if (this.done) return;
+    this.done = true;
+    this.wake?.();
+  };
+
+  /** The run aborted (a cancel, or the service closing): the executor is told; closing ends the run at once. */
+  private readonly aborted = (reason: unknown): void => {
     if (this.over) return;
-    if ((this.ctx.signal.reason as Error | undefined)?.name === 'ServiceClosing') this.end();
+    if ((reason as Error | undefined)?.name === 'ServiceClosing') this.end();
     else this.graceTimer = setTimeout(this.end, this.settings.cancelGraceMs);
     const taskId = this.ctx.task.id;
     void Promise.resolve()
       .then(() => (this.settings.executor as AgentExecutor).cancelTask(taskId, this.bus))
       .catch(() => undefined);
-  }
+  };
 
-  private failed(error: unknown): void {
+  private readonly failed = (error: unknown): void => {
     this.thrown = { error };
     this.end();
-  }
+  };
 }

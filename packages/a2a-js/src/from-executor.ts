@@ -115,34 +115,56 @@ function makeRequestContext(ctx: AgentContext, options: FromA2AExecutorOptions |
     configuration: undefined,
     metadata: undefined,
   };
-  const principal = ctx.principal;
-  const user: User = options.user?.(principal) ?? (principal ? { isAuthenticated: true, userName: principal.id } : { isAuthenticated: false, userName: '' });
-  const requested = ctx.extensions.requested.length > 0 ? ctx.extensions.requested : (ctx.message.extensions ?? []);
-  const requestedExtensions = declared ? requested.filter((uri) => declared.has(uri)) : [...requested];
-  const tenant = request.tenant || undefined;
-  const plain = () => new PlainCallContext(user, tenant, requestedExtensions) as unknown as ServerCallContext;
-  if (options.protocol === '0.3') return v03RequestContext(ctx, plain());
-  const callContext = options.ServerCallContext
-    ? new options.ServerCallContext({ user, tenant, requestedExtensions, requestedVersion: '1.0' })
-    : plain();
+  // A user option is asked at once, as before; the default user and the call context wait for the executor to read them.
+  const call: CallOf = { ctx, options, declared, tenant: request.tenant || undefined, user: options.user?.(ctx.principal) };
+  if (options.protocol === '0.3') return v03RequestContext(ctx, callContextOf(call));
   // a2a-js hands a follow-up turn the task still in its interrupted state, the user's message last in its history.
   // Taskwire's context has it moved on (submitted) and does not say which interruption it was: input-required, the usual one.
   const task = ctx.isContinuation ? { ...toJsTask(ctx.task), status: { state: toJsState('TASK_STATE_INPUT_REQUIRED'), message: undefined, timestamp: ctx.task.status.timestamp } } : undefined;
   const referenceTasks = ctx.referencedTasks.length > 0 ? ctx.referencedTasks.map(toJsTask) : [];
-  if (options.RequestContext) return new options.RequestContext(request, taskId, contextId, callContext, task, referenceTasks);
-  return new PlainRequestContext(request, taskId, contextId, callContext, task, referenceTasks) as unknown as RequestContext;
+  if (options.RequestContext) return new options.RequestContext(request, taskId, contextId, callContextOf(call), task, referenceTasks);
+  return new PlainRequestContext(request, taskId, contextId, call, task, referenceTasks) as unknown as RequestContext;
 }
 
-/** The fields of a2a-js's RequestContext, without its class. */
+/** What a run's a2a-js call context is made from. */
+interface CallOf {
+  readonly ctx: AgentContext;
+  readonly options: FromA2AExecutorOptions | FromA2AExecutorV03Options;
+  readonly declared: ReadonlySet<string> | undefined;
+  readonly tenant: string | undefined;
+  /** The `user` option's user, when the option is given. */
+  readonly user: User | undefined;
+}
+
+/** The a2a-js call context of a run: its user, tenant and requested extensions (those the card declares, with one). */
+function callContextOf({ ctx, options, declared, tenant, user: given }: CallOf): ServerCallContext {
+  const principal = ctx.principal;
+  const user: User = given ?? (principal ? { isAuthenticated: true, userName: principal.id } : { isAuthenticated: false, userName: '' });
+  const requested = ctx.extensions.requested.length > 0 ? ctx.extensions.requested : (ctx.message.extensions ?? []);
+  const requestedExtensions = declared ? requested.filter((uri) => declared.has(uri)) : [...requested];
+  if ('ServerCallContext' in options && options.ServerCallContext) return new options.ServerCallContext({ user, tenant, requestedExtensions, requestedVersion: '1.0' });
+  return new PlainCallContext(user, tenant, requestedExtensions) as unknown as ServerCallContext;
+}
+
+/** The fields of a2a-js's RequestContext, without its class; `context` is made on first read. */
 class PlainRequestContext {
+  #call: CallOf;
+  #context: ServerCallContext | undefined = undefined;
+
   constructor(
     readonly request: SendMessageRequest,
     readonly taskId: string,
     readonly contextId: string,
-    readonly context: ServerCallContext,
+    call: CallOf,
     readonly task: RequestContext['task'],
     readonly referenceTasks: RequestContext['referenceTasks'],
-  ) {}
+  ) {
+    this.#call = call;
+  }
+
+  get context(): ServerCallContext {
+    return (this.#context ??= callContextOf(this.#call));
+  }
 
   get userMessage(): SendMessageRequest['message'] {
     return this.request.message;

@@ -1,25 +1,32 @@
 import type { AgentExecutionEvent } from '@a2a-js/sdk/server';
 import type { AgentContext, TaskState } from '@taskwire/core';
 import { A2AError, isTerminal } from '@taskwire/core';
-import { fromJsArtifact, fromJsMessage, fromJsState } from './shapes.js';
+import { fromJsArtifact, fromJsMessage, fromJsState, sayOf } from './shapes.js';
 
 type Pattern = 'undetermined' | 'message' | 'task';
 
 /**
  * Commits what an executor publishes, one event at a time and in order (the
  * bus is synchronous; commits are not), following a2a-js's stream pattern.
+ * An event is taken at once when nothing before it is still being
+ * committed, so an executor that publishes synchronously has its first
+ * commit started within its `publish` (as a native agent's would be), and
+ * events that commit nothing (a Task event setting the scene) cost no
+ * promise.
  */
 export class RunPump {
   private pattern: Pattern = 'undetermined';
-  private chain: Promise<void> = Promise.resolve();
+  /** Settles once the events being committed, and those queued behind them, are; undefined while none is. */
+  private chain: Promise<void> | undefined = undefined;
   /** Events published while one is being committed, in order. */
   private readonly queue: AgentExecutionEvent[] = [];
-  private pumping = false;
+  /** True while an event is being taken or committed (the next ones queue behind it). */
+  private busy = false;
   private stopped = false;
   /** The first error of a commit that the run must end with. */
   failure: unknown = undefined;
-  /** Ids of the artifacts the task has (from earlier turns, or this run's updates). */
-  private readonly artifacts: Set<string>;
+  /** Ids of the artifacts the task has (from earlier turns, or this run's updates); made at the first artifact update. */
+  private artifacts: Set<string> | undefined = undefined;
 
   /**
    * `given` is the state of the task the executor was handed (a follow-up
@@ -31,9 +38,7 @@ export class RunPump {
     private readonly ctx: AgentContext,
     private readonly given: TaskState | undefined,
     private readonly updatesFirst = false,
-  ) {
-    this.artifacts = new Set(ctx.task.artifacts?.map((artifact) => artifact.artifactId));
-  }
+  ) {}
 
   /** True when the executor answered with a message (no task) or the call was refused. */
   get answered(): boolean {
@@ -42,39 +47,58 @@ export class RunPump {
 
   /** Takes one published event: committed after those before it. */
   push(event: AgentExecutionEvent): void {
-    if (this.pumping) {
+    if (this.busy) {
       this.queue.push(event);
       return;
     }
-    this.pumping = true;
-    this.chain = this.pump(event);
+    this.busy = true;
+    this.chain = this.from(event);
   }
 
-  /** Resolves once every event pushed so far is committed (or dropped). */
-  drained(): Promise<void> {
+  /** Settles once every event pushed so far is committed (or dropped); undefined when they all are already. */
+  drained(): Promise<void> | undefined {
     return this.chain;
   }
 
-  private async pump(first: AgentExecutionEvent): Promise<void> {
-    for (let event: AgentExecutionEvent | undefined = first; event !== undefined; event = this.queue.shift()) await this.commit(event);
-    this.pumping = false;
+  /** Commits `event`, then the queued ones, synchronously until one has a commit to wait for: its promise, then the rest. */
+  private from(event: AgentExecutionEvent | undefined): Promise<void> | undefined {
+    for (; event !== undefined; event = this.queue.shift()) {
+      const pending = this.commit(event);
+      if (pending !== undefined) return pending.then(this.next, this.refusedThenNext);
+    }
+    this.busy = false;
+    this.chain = undefined;
+    return undefined;
   }
 
-  private async commit(event: AgentExecutionEvent): Promise<void> {
-    const ctx = this.ctx;
+  private readonly next = (): Promise<void> | undefined => this.from(this.queue.shift());
+
+  private readonly refusedThenNext = (error: unknown): Promise<void> | undefined => {
+    this.refused(error);
+    return this.next();
+  };
+
+  /** Starts committing one event: the commit's promise, or undefined when there is nothing to wait for. */
+  private commit(event: AgentExecutionEvent): Promise<void> | undefined {
     // After a cancel the executor's events still go in (its own canceled status, within the grace); once the task is
     // final they are refused, and dropped below.
-    if (this.stopped) return;
+    if (this.stopped) return undefined;
     try {
-      await this.apply(event);
+      return this.apply(event);
     } catch (error) {
-      if (ctx.signal.aborted) return;
-      this.stopped = true;
-      this.failure ??= error;
+      this.refused(error);
+      return undefined;
     }
   }
 
-  private async apply(event: AgentExecutionEvent): Promise<void> {
+  /** A commit failed: the run ends with the error, unless the run was aborted (a cancel's race). */
+  private refused(error: unknown): void {
+    if (this.ctx.signal.aborted) return;
+    this.stopped = true;
+    this.failure ??= error;
+  }
+
+  private apply(event: AgentExecutionEvent): Promise<void> | undefined {
     const ctx = this.ctx;
     if (this.pattern === 'undetermined') {
       if (event.kind === 'message') {
@@ -109,17 +133,18 @@ export class RunPump {
       if (!artifact) throw new A2AError('InvalidAgentResponse', 'The agent published an artifact update without an artifact');
       const ours = fromJsArtifact(artifact);
       // An append to an artifact the task does not have yet is its first chunk, as a2a-js's server takes it.
-      const known = this.artifacts.has(ours.artifactId);
-      this.artifacts.add(ours.artifactId);
+      const artifacts = (this.artifacts ??= new Set(ctx.task.artifacts?.map((artifact) => artifact.artifactId)));
+      const known = artifacts.has(ours.artifactId);
+      artifacts.add(ours.artifactId);
       return ctx.emit({ kind: 'artifact', artifact: ours, append: (append && known) || undefined, lastChunk: lastChunk || undefined, metadata });
     }
     this.stopped = true;
     return ctx.refuse(new A2AError('UnsupportedOperation', `Stream ordering violation: received ${event.kind} in task lifecycle stream.`));
   }
 
-  private async status(state: TaskState, message: Parameters<typeof fromJsMessage>[0] | undefined, metadata: Record<string, unknown> | undefined): Promise<void> {
-    const say = message ? (({ role: _role, messageId, ...rest }) => ({ ...rest, messageId }))(fromJsMessage(message)) : undefined;
-    await this.ctx.emit({ kind: 'status', state, message: say, metadata });
+  private status(state: TaskState, message: Parameters<typeof fromJsMessage>[0] | undefined, metadata: Record<string, unknown> | undefined): Promise<void> {
+    // Nothing after a final status goes in: taken as said now, before its commit (one that fails stops the run anyway).
     if (isTerminal(state)) this.stopped = true;
+    return this.ctx.emit({ kind: 'status', state, message: message && sayOf(message), metadata });
   }
 }

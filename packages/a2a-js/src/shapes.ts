@@ -49,29 +49,47 @@ export function toJsPart(part: Part): js.Part {
   return { content, metadata: meta(part.metadata), filename: part.filename ?? '', mediaType: part.mediaType ?? '' };
 }
 
+/** The optional fields a part, message or artifact gets only when set (assigned, not spread: no throwaway objects). */
+type Optional = { -readonly [K in 'metadata' | 'filename' | 'mediaType' | 'contextId' | 'taskId' | 'extensions' | 'referenceTaskIds' | 'name' | 'description']?: unknown };
+
 /** Our part from an a2a-js part; undefined for a part with no content. */
 export function fromJsPart(part: js.Part): Part | undefined {
-  const extra = {
-    ...(part.metadata !== undefined && { metadata: part.metadata as Struct }),
-    ...(part.filename && { filename: part.filename }),
-    ...(part.mediaType && { mediaType: part.mediaType }),
-  };
   const content = part.content;
+  let ours: Part;
   switch (content?.$case) {
     case 'text':
-      return { text: content.value, ...extra };
+      // The usual part as one literal (properties added later would each cost the stored part a property array).
+      if (part.metadata === undefined && !part.filename) return part.mediaType ? { text: content.value, mediaType: part.mediaType } : { text: content.value };
+      ours = { text: content.value };
+      break;
     case 'raw':
-      return { raw: base64Of(content.value), ...extra };
+      ours = { raw: base64Of(content.value) };
+      break;
     case 'url':
-      return { url: content.value, ...extra };
+      ours = { url: content.value };
+      break;
     case 'data':
-      return { data: content.value ?? null, ...extra };
+      ours = { data: content.value ?? null };
+      break;
     default:
       return undefined;
   }
+  const optional = ours as Optional;
+  if (part.metadata !== undefined) optional.metadata = part.metadata as Struct;
+  if (part.filename) optional.filename = part.filename;
+  if (part.mediaType) optional.mediaType = part.mediaType;
+  return ours;
 }
 
-const fromJsParts = (parts: readonly js.Part[] | undefined): Part[] => (parts ?? []).flatMap((p) => fromJsPart(p) ?? []);
+function fromJsParts(parts: readonly js.Part[] | undefined): Part[] {
+  const ours: Part[] = [];
+  if (parts === undefined) return ours;
+  for (const part of parts) {
+    const one = fromJsPart(part);
+    if (one !== undefined) ours.push(one);
+  }
+  return ours;
+}
 
 /** An a2a-js message from one of ours. */
 export function toJsMessage(message: Message): js.Message {
@@ -82,23 +100,54 @@ export function toJsMessage(message: Message): js.Message {
     role: (message.role === 'ROLE_USER' ? 1 : 2) as js.Message['role'],
     parts: message.parts.map(toJsPart),
     metadata: meta(message.metadata),
-    extensions: [...(message.extensions ?? [])],
-    referenceTaskIds: [...(message.referenceTaskIds ?? [])],
+    extensions: message.extensions ? [...message.extensions] : [],
+    referenceTaskIds: message.referenceTaskIds ? [...message.referenceTaskIds] : [],
   };
 }
 
 /** Our message from an a2a-js message (role defaults to the agent's). */
 export function fromJsMessage(message: js.Message): Message {
-  return {
+  const ours: Message = {
     messageId: message.messageId || crypto.randomUUID(),
     role: (message.role as number) === 1 ? 'ROLE_USER' : 'ROLE_AGENT',
     parts: fromJsParts(message.parts),
-    ...(message.contextId && { contextId: message.contextId }),
-    ...(message.taskId && { taskId: message.taskId }),
-    ...(message.metadata !== undefined && { metadata: message.metadata as Struct }),
-    ...(message.extensions?.length && { extensions: [...message.extensions] }),
-    ...(message.referenceTaskIds?.length && { referenceTaskIds: [...message.referenceTaskIds] }),
   };
+  const optional = ours as Optional;
+  if (message.contextId) optional.contextId = message.contextId;
+  if (message.taskId) optional.taskId = message.taskId;
+  if (message.metadata !== undefined) optional.metadata = message.metadata as Struct;
+  if (message.extensions?.length) optional.extensions = [...message.extensions];
+  if (message.referenceTaskIds?.length) optional.referenceTaskIds = [...message.referenceTaskIds];
+  return ours;
+}
+
+/**
+ * `id` as one flat string, its value unchanged. An id made by concatenation
+ * (uuid's `v4()` and Node's `crypto.randomUUID()` are) is a tree of some
+ * twenty strings in V8, and the stored task would keep every one of them
+ * (about 400 bytes a message); normalizing it flattens it, and when that
+ * would change its value the id is kept as it is.
+ */
+function flat(id: string): string {
+  const one = id.normalize();
+  return one === id ? one : id;
+}
+
+/**
+ * What an executor's status message says, as an agent's `Say`: its id,
+ * parts and optional fields, without its role and ids (the service makes it
+ * the agent's, with the task's ids). A literal of a fixed shape when it has
+ * no optional fields: the service copies it into the stored message, and a
+ * copy of an object that had properties added after it was made gets a
+ * hidden class of its own, kept with every stored task.
+ */
+export function sayOf(message: js.Message): Omit<Message, 'role'> {
+  const say: Omit<Message, 'role'> = { messageId: message.messageId ? flat(message.messageId) : crypto.randomUUID(), parts: fromJsParts(message.parts) };
+  const optional = say as Optional;
+  if (message.metadata !== undefined) optional.metadata = message.metadata as Struct;
+  if (message.extensions?.length) optional.extensions = [...message.extensions];
+  if (message.referenceTaskIds?.length) optional.referenceTaskIds = [...message.referenceTaskIds];
+  return say;
 }
 
 /** An a2a-js artifact from one of ours. */
@@ -109,20 +158,19 @@ export function toJsArtifact(artifact: Artifact): js.Artifact {
     description: artifact.description ?? '',
     parts: artifact.parts.map(toJsPart),
     metadata: meta(artifact.metadata),
-    extensions: [...(artifact.extensions ?? [])],
+    extensions: artifact.extensions ? [...artifact.extensions] : [],
   };
 }
 
 /** Our artifact from an a2a-js artifact. */
 export function fromJsArtifact(artifact: js.Artifact): Artifact {
-  return {
-    artifactId: artifact.artifactId || crypto.randomUUID(),
-    parts: fromJsParts(artifact.parts),
-    ...(artifact.name && { name: artifact.name }),
-    ...(artifact.description && { description: artifact.description }),
-    ...(artifact.metadata !== undefined && { metadata: artifact.metadata as Struct }),
-    ...(artifact.extensions?.length && { extensions: [...artifact.extensions] }),
-  };
+  const ours: Artifact = { artifactId: artifact.artifactId || crypto.randomUUID(), parts: fromJsParts(artifact.parts) };
+  const optional = ours as Optional;
+  if (artifact.name) optional.name = artifact.name;
+  if (artifact.description) optional.description = artifact.description;
+  if (artifact.metadata !== undefined) optional.metadata = artifact.metadata as Struct;
+  if (artifact.extensions?.length) optional.extensions = [...artifact.extensions];
+  return ours;
 }
 
 /** An a2a-js task status from one of ours. */

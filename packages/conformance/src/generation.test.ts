@@ -96,6 +96,19 @@ describe.each(['JSON-RPC', 'HTTP+JSON', 'gRPC'])('A2A 1.1 generation over %s', (
     expect(taskOf(await client.unary('SendMessage', fresh, V11)).generation).toBe(8);
   });
 
+  it('ListTasks on a 1.1 call gives each task its generation, the one GetTask gives; a 1.0 call none', async () => {
+    const client = clients[binding]!('next');
+    const contextId = crypto.randomUUID();
+    const first = taskOf(await client.unary('SendMessage', { message: userMessage('one', { contextId }) }, V11));
+    await client.unary('SendMessage', { message: userMessage('two', { taskId: first.id }) }, V11);
+    await client.unary('SendMessage', { message: userMessage('three', { contextId }) }, V11);
+    const listed = (await client.unary('ListTasks', { contextId }, V11)).tasks;
+    const got = await Promise.all(listed.map(async (t) => [t.id, (await client.unary('GetTask', { id: t.id }, V11)).generation]));
+    expect(listed.map((t) => [t.id, t.generation])).toEqual(got);
+    expect(got.map(([, generation]) => generation).sort()).toEqual([4, 8]);
+    expect((await client.unary('ListTasks', { contextId })).tasks.map((t) => t.generation)).toEqual([undefined, undefined]);
+  });
+
   it('answers push configs without their secrets on 1.1 calls (Get and List), with them on 1.0 calls', async () => {
     const client = clients[binding]!('next');
     const task = taskOf(await client.unary('SendMessage', { message: userMessage('one') }, V11));
@@ -108,10 +121,12 @@ describe.each(['JSON-RPC', 'HTTP+JSON', 'gRPC'])('A2A 1.1 generation over %s', (
   });
 });
 
-it('WebSocket: a connection that asks for A2A 1.1 gets generations on answers and events', async () => {
+it('WebSocket: a connection that asks for A2A 1.1 gets generations on answers, events and listed tasks', async () => {
   const events = await collect(wsClient.stream('SendStreamingMessage', { message: userMessage('one') }));
   expect(events.map(generationOf)).toEqual([1, 2, 3, 4]);
   expect((await wsClient.unary('GetTask', { id: taskOf(events[0]!.response).id, currentGeneration: 3 })).generation).toBe(4);
+  const listed = (await wsClient.unary('ListTasks', { contextId: taskOf(events[0]!.response).contextId })).tasks;
+  expect(listed.map((t) => t.generation)).toEqual([4]);
 });
 
 it('HTTP+JSON answers a generation mismatch with 409 Conflict, as the dev-1.1 text says (PR 1810 described 412)', async () => {

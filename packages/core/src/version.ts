@@ -53,3 +53,16 @@ export function negotiateVersion(requested: string | undefined | null, options?:
 export function withNextVersion<I extends { readonly protocolVersion: string }>(interfaces: readonly I[]): I[] {
   return [...interfaces.map((i) => ({ ...i, protocolVersion: NEXT_VERSION })), ...interfaces];
 }
+
+/**
+ * The request parameter that carries the protocol version where a header
+ * cannot: the specification lets a client send `A2A-Version` as a request
+ * (query) parameter instead of the header. A browser's WebSocket, which
+ * cannot set upgrade headers, sends it this way.
+ */
+export const VERSION_PARAMETER = 'A2A-Version';
+
+/** The `A2A-Version` request parameter of `params` (spelled so, or in lower case), if there is one. */
+export function versionParameter(params: URLSearchParams): string | undefined {
+  return params.get(VERSION_PARAMETER) ?? params.get(VERSION_PARAMETER.toLowerCase()) ?? undefined;
+}

@@ -25,7 +25,7 @@ describePostgres('PostgresTaskStore through PgBouncer in transaction mode', (db)
     const open = () => pooled(schema, maxEventsPerTask);
     return { store: await open(), reopen: open, cleanup: () => db.drop(schema) };
   };
-  runTaskStoreConformance('PostgreSQL through PgBouncer', () => harness(), { durable: true, retention: harness, keepsTrace: true });
+  runTaskStoreConformance('PostgreSQL through PgBouncer', () => harness(), { durable: true, retention: harness, keepsTrace: true, readsHead: true });
 
   const task = (id: string, state: Task['status']['state'] = 'TASK_STATE_WORKING'): Task => ({ id, contextId: 'c', status: { state } });
 

@@ -1,4 +1,4 @@
-import { encodePageToken, listQueryBounds, projectTask, type ListTasksResponse, type Logger, type Task, type TaskQuery } from '@taskwire/core';
+import { encodePageToken, listQueryBounds, projectTask, type Logger, type Task, type TaskListPage, type TaskQuery } from '@taskwire/core';
 import { storable } from './database-errors.js';
 import { pendingColumn } from './task-sql.js';
 import { taskOfRow } from './task-row.js';
@@ -53,10 +53,10 @@ export function listStatement(S: string, query: TaskQuery, counts = false): List
     page += ` AND (status_key, id) < ($${values.length - 1}, $${values.length})`;
   }
   values.push(pageSize + 1);
-  const text = `SELECT c.total, p.id, p.status_key, p.task, p.pending
+  const text = `SELECT c.total, p.id, p.status_key, p.last_sequence, p.task, p.pending
     FROM (${counted}) c
     LEFT JOIN LATERAL (
-      SELECT id, status_key, task, ${pendingColumn(S)} FROM ${S}.tasks t WHERE ${page}
+      SELECT id, status_key, last_sequence, task, ${pendingColumn(S)} FROM ${S}.tasks t WHERE ${page}
       ORDER BY status_key DESC, id DESC LIMIT $${values.length}
     ) p ON true`;
   return { text, values, pageSize };
@@ -67,32 +67,37 @@ export interface ListRow {
   readonly total: string | number;
   readonly id: string | null;
   readonly status_key: string | null;
+  /** The task's generation (a bigint: a string from pg). */
+  readonly last_sequence: string | number | null;
   readonly task: string | null;
   readonly pending: string[] | null;
 }
 
 /**
  * Turns the rows of {@link listStatement} into the response: parsed,
- * projected tasks and the next page's token. A row that cannot be read
+ * projected tasks, their generations and the next page's token. A row that cannot be read
  * (its JSON does not parse) is reported through `logger` and left out:
  * one bad row never fails the page (see `taskOfRow` for damaged logs).
  */
-export function listResponse(rows: readonly ListRow[], query: TaskQuery, pageSize: number, logger?: Logger): ListTasksResponse {
+export function listResponse(rows: readonly ListRow[], query: TaskQuery, pageSize: number, logger?: Logger): TaskListPage {
   const totalSize = Number(rows[0]?.total ?? 0);
   const found = rows.filter((row) => row.task !== null);
   const page = found.slice(0, pageSize);
   const last = page[page.length - 1];
   const projection = { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts };
   const tasks: Task[] = [];
+  const generations: number[] = [];
   for (const row of page) {
     try {
       tasks.push(projectTask(taskOfRow(row.task!, row.pending, logger), projection));
+      generations.push(Number(row.last_sequence));
     } catch (error) {
       logger?.error({ taskId: row.id, error: error instanceof Error ? error.message : String(error) }, 'Taskwire postgres: a stored task cannot be read; ListTasks leaves it out');
     }
   }
   return {
     tasks,
+    generations,
     nextPageToken: found.length > pageSize && last ? encodePageToken({ key: last.status_key!, id: last.id! }) : '',
     pageSize,
     totalSize,

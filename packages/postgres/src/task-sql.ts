@@ -50,6 +50,8 @@ export interface TaskStatements {
   readonly probe: string;
   /** A task's row with `pending`: the events its JSON is behind (null when current). */
   readonly get: string;
+  /** A task's row without its JSON: owner, version, last sequence and state (`TaskStore.head`). */
+  readonly head: string;
   readonly ping: string;
   readonly readEvents: string;
   readonly unsettled: string;
@@ -131,6 +133,7 @@ export function taskStatements(S: string, maxEvents: number | undefined, leases 
     ping: 'SELECT 1',
     probe: `SELECT version, owner, state, lease_holder, lease_epoch FROM ${S}.tasks WHERE id = $1`,
     get: `SELECT owner, version, last_sequence, trace, task, ${pendingColumn(S)} FROM ${S}.tasks t WHERE id = $1`,
+    head: `SELECT owner, version, last_sequence, state FROM ${S}.tasks WHERE id = $1`,
     readEvents: `SELECT sequence, event FROM ${S}.task_events WHERE task_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3`,
     unsettled: `SELECT id FROM ${S}.tasks WHERE state IN ${RUNNING_STATE_LIST}`,
     deleteTask: `DELETE FROM ${S}.tasks WHERE id = $1`,

@@ -9,5 +9,5 @@ describePostgres('PostgresTaskStore', (db) => {
     const open = () => createPostgresTaskStore({ pool: db.pool, schema, retention: { maxEventsPerTask } });
     return { store: await open(), reopen: open, cleanup: () => db.drop(schema) };
   };
-  runTaskStoreConformance('PostgreSQL', () => harness(), { durable: true, retention: harness, keepsTrace: true });
+  runTaskStoreConformance('PostgreSQL', () => harness(), { durable: true, retention: harness, keepsTrace: true, readsHead: true });
 });

@@ -3,63 +3,35 @@ import {
   StoreClosedError,
   type CommitRequest,
   type CommitResult,
-  type ListTasksResponse,
+  type TaskListPage,
   type Logger,
   type StoredEvent,
+  type TaskHead,
   type TaskQuery,
   type TaskRecord,
+  type TaskState,
   type TaskStore,
 } from '@taskwire/core';
 import type pg from 'pg';
 import { refusalOf, type ProbedRow } from './commit-refusal.js';
 import { eventsChannel } from './cluster/names.js';
 import { CommitNotifier } from './cluster/notifier.js';
-import type { Connection, PostgresConnectionOptions } from './connection.js';
+import type { Connection } from './connection.js';
 import { CONTRACT_REFRESH_MS, ContractSteps } from './contract-steps.js';
 import { databaseError, lookupable } from './database-errors.js';
 import { openMigrated } from './migrate.js';
-import { EventRetention, resolveRetention, type EventRetentionOptions } from './retention.js';
+import { EventRetention, resolveRetention } from './retention.js';
 import { timerInterval } from './timer-interval.js';
 import { prepared } from './schema-name.js';
 import { SNAPSHOT_LOGS_STEP } from './snapshot-guard-migration.js';
-import type { SnapshotOptions } from '@taskwire/core';
 import { TaskCommits } from './task-commits.js';
-import { countCompactionInterval, TaskCounts, type TaskCountOptions } from './task-counts.js';
+import { countCompactionInterval, TaskCounts } from './task-counts.js';
 import { listResponse, listStatement, type ListRow } from './task-list.js';
 import { taskOfRow } from './task-row.js';
 import { taskStatements, type TaskStatements } from './task-sql.js';
+import type { PostgresTaskStoreOptions } from './task-store-options.js';
 
-/** Options of {@link createPostgresTaskStore}: the connection, and how long event logs are kept. */
-export interface PostgresTaskStoreOptions extends PostgresConnectionOptions, TaskCountOptions {
-  /** Event log retention (default: every event is kept as long as its task). */
-  readonly retention?: EventRetentionOptions;
-  /**
-   * How far a streaming task's stored JSON may lag its event log (default:
-   * 100 events or 1 s, and beyond, as long as the JSON of the events logged
-   * since is less than the task's: see core's `SnapshotLags`): chunks and
-   * same-state status updates are logged alone in between, so each costs
-   * the same however long the task grew. `events: 0` writes the JSON at
-   * every commit. Reads are exact regardless (see {@link SnapshotOptions}).
-   */
-  readonly snapshots?: SnapshotOptions;
-  /**
-   * Stores the updates made in one event-loop turn together, in one
-   * statement (default true): many streaming tasks then cost one round trip
-   * and one transaction per turn instead of one per event. Each commit still
-   * resolves only once stored, with its own outcome. The commits of
-   * replicas sharing the tables (`shareCommits`) are batched too, each row
-   * under its own lease condition (a lost lease refuses only its own
-   * commit). Creates are always single statements.
-   */
-  readonly batchCommits?: boolean;
-  /**
-   * How often the store reads the recorded contract steps again, in
-   * milliseconds (default 10,000; 10 to 2^31 - 1): after `taskwire-postgres
-   * contract`, a running replica switches to the new way of writing within
-   * this time.
-   */
-  readonly contractRefreshMs?: number;
-}
+export type { PostgresTaskStoreOptions } from './task-store-options.js';
 
 /**
  * A {@link TaskStore} on PostgreSQL (see the package README). Every call is
@@ -175,6 +147,15 @@ export class PostgresTaskStore implements TaskStore {
     return row.trace === null ? record : { ...record, trace: row.trace };
   }
 
+  /** The task's row without its JSON (one index lookup; no event read): see `TaskStore.head`. */
+  async head(taskId: string): Promise<TaskHead | undefined> {
+    this.check();
+    if (!lookupable(taskId)) return undefined;
+    const { rows } = await this.query<{ owner: string; version: number; last_sequence: string; state: TaskState }>(this.sql.head, [taskId], 'reading a task');
+    const row = rows[0];
+    return row === undefined ? undefined : { taskId, version: row.version, owner: row.owner, lastSequence: Number(row.last_sequence), state: row.state };
+  }
+
   async commit(request: CommitRequest): Promise<CommitResult> {
     this.check();
     return this.commits.commit(request);
@@ -186,7 +167,7 @@ export class PostgresTaskStore implements TaskStore {
     return this.commits.commitFrom(request, firstSequence);
   }
 
-  async list(query: TaskQuery): Promise<ListTasksResponse> {
+  async list(query: TaskQuery): Promise<TaskListPage> {
     this.check();
     const statement = listStatement(this.connection.qualified, query, this.counts.ready);
     const { rows } = await this.query<ListRow>(statement.text, statement.values, 'listing tasks');

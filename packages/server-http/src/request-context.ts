@@ -1,5 +1,5 @@
 import type { AuthPolicy, CallContext, Principal, ServerVersion } from '@taskwire/core';
-import { authenticateRequest, ExtensionActivation, formatExtensionsHeader, negotiateVersion, parseExtensionsHeader } from '@taskwire/core';
+import { authenticateRequest, ExtensionActivation, formatExtensionsHeader, negotiateVersion, parseExtensionsHeader, versionParameter } from '@taskwire/core';
 import type { HttpRequest } from './http-types.js';
 import { header } from './http-types.js';
 
@@ -12,8 +12,7 @@ export interface HttpCallContext extends CallContext {
 export function requestedVersion(request: HttpRequest): string | undefined {
   const fromHeader = header(request.headers, 'a2a-version');
   if (fromHeader !== undefined || request.query === '') return fromHeader;
-  const params = new URLSearchParams(request.query);
-  return params.get('A2A-Version') ?? params.get('a2a-version') ?? undefined;
+  return versionParameter(new URLSearchParams(request.query));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AuthPolicy, CallContext } from '@taskwire/core';
-import { A2AError, assertCredentialLive, authenticateRequest, clientCertificateOf, expiryOf, negotiateVersion, NEXT_VERSION } from '@taskwire/core';
+import { A2AError, assertCredentialLive, authenticateRequest, clientCertificateOf, expiryOf, negotiateVersion, NEXT_VERSION, versionParameter } from '@taskwire/core';
 import { TRPCError } from '@trpc/server';
 import type { CreateWSSContextFnOptions } from '@trpc/server/adapters/ws';
 import type { WebSocket } from 'ws';
@@ -40,6 +40,17 @@ export function connectionHeaders(
 }
 
 /**
+ * The version a connection asks for: `a2a-version` from its connection
+ * params or upgrade headers (see {@link connectionHeaders}), else the
+ * upgrade URL's `A2A-Version` query parameter, the request parameter the
+ * specification allows instead of the header (a browser's WebSocket cannot
+ * send headers).
+ */
+export function requestedVersion(headers: Readonly<Record<string, string | undefined>>, url: string | undefined): string | undefined {
+  return headers['a2a-version'] ?? versionParameter(new URL(url ?? '/', 'http://localhost').searchParams);
+}
+
+/**
  * The protocol version of a connection: this binding carries the v1.0 wire
  * shapes only, so no `a2a-version` means 1.0; 1.1 (the same shapes with
  * generations) goes on to the service, which serves it or refuses it (see
@@ -67,7 +78,7 @@ export interface ContextOptions {
  * The ws adapter's `createContext`: authenticates the connection once (the
  * upgrade request's `x-api-key` / `authorization`, or the same names in
  * tRPC connection params) with core's auth hooks, and reads `a2a-version`
- * and `a2a-extensions`. A refused connection gets the error as a tRPC error
+ * (also the URL's `A2A-Version` parameter) and `a2a-extensions`. A refused connection gets the error as a tRPC error
  * and is closed with {@link closeCodeOf} and the reason, so that no call runs
  * on it. A principal with an `expiresAt` (a JWT's `exp`) holds until then:
  * an already expired one is refused, and the connection is closed (4401)
@@ -83,7 +94,7 @@ export function createContextFactory(options: ContextOptions) {
       const principal = await authenticateRequest(options.auth, { headers, certificate });
       assertCredentialLive(principal);
       const expiresAt = expiryOf(principal);
-      const version = bindingVersion(headers['a2a-version']);
+      const version = bindingVersion(requestedVersion(headers, req.url));
       const extensions = headers['a2a-extensions']
         ?.split(',')
         .map((e) => e.trim())

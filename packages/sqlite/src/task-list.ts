@@ -1,4 +1,4 @@
-import { encodePageToken, listQueryBounds, projectTask, type ListTasksResponse, type Logger, type Task, type TaskQuery } from '@taskwire/core';
+import { encodePageToken, listQueryBounds, projectTask, type Logger, type Task, type TaskListPage, type TaskQuery } from '@taskwire/core';
 import type { SqliteStatement, SqliteValue } from './driver.js';
 import { taskOfRow } from './task-row.js';
 
@@ -10,7 +10,7 @@ export interface ListStatements {
 }
 
 /** The page columns: the task's snapshot and the events logged after it (see `TASK_SQL.get`). */
-const PAGE_COLUMNS = `id, status_key, task, CASE WHEN snapshot_sequence IS NOT NULL THEN (
+const PAGE_COLUMNS = `id, status_key, last_sequence, task, CASE WHEN snapshot_sequence IS NOT NULL THEN (
     SELECT json_group_array(json(e.event)) FROM (
       SELECT event FROM taskwire_task_events WHERE task_id = t.id AND sequence > t.snapshot_sequence ORDER BY sequence
     ) e
@@ -54,25 +54,30 @@ export function listStatements(query: TaskQuery): ListStatements {
 export interface ListRow {
   readonly id: string;
   readonly status_key: string;
+  /** The task's generation (a driver may read an INTEGER as a bigint). */
+  readonly last_sequence: number | bigint;
   readonly task: string;
   readonly pending: string | null;
 }
 
-/** The response from the total and the page's rows: parsed, projected tasks and the next page's token (a row that does not read is logged and left out). */
-export function listResponse(total: number, rows: readonly ListRow[], query: TaskQuery, pageSize: number, logger?: Logger): ListTasksResponse {
+/** The response from the total and the page's rows: parsed, projected tasks, their generations and the next page's token (a row that does not read is logged and left out). */
+export function listResponse(total: number, rows: readonly ListRow[], query: TaskQuery, pageSize: number, logger?: Logger): TaskListPage {
   const page = rows.slice(0, pageSize);
   const last = page[page.length - 1];
   const projection = { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts };
   const tasks: Task[] = [];
+  const generations: number[] = [];
   for (const row of page) {
     try {
       tasks.push(projectTask(taskOfRow(row.task, row.pending, logger), projection));
+      generations.push(Number(row.last_sequence));
     } catch (error) {
       logger?.error({ taskId: row.id, error: error instanceof Error ? error.message : String(error) }, 'Taskwire sqlite: a stored task cannot be read; ListTasks leaves it out');
     }
   }
   return {
     tasks,
+    generations,
     nextPageToken: rows.length > pageSize && last ? encodePageToken({ key: last.status_key, id: last.id }) : '',
     pageSize,
     totalSize: total,

@@ -42,6 +42,8 @@ export const TASK_SQL = {
         ) e
       ) END AS pending
     FROM taskwire_tasks t WHERE id = ?1`,
+  /** ?1 id: the row without its JSON (`TaskStore.head`). */
+  head: 'SELECT owner, version, last_sequence, state FROM taskwire_tasks WHERE id = ?1',
   /** ?1 id, ?2 after sequence, ?3 limit (-1: none). */
   readEvents: 'SELECT sequence, event FROM taskwire_task_events WHERE task_id = ?1 AND sequence > ?2 ORDER BY sequence LIMIT ?3',
   unsettled: `SELECT id FROM taskwire_tasks WHERE state IN ${RUNNING_STATES}`,

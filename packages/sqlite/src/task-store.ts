@@ -8,10 +8,11 @@ import {
   timestampSortKey,
   type CommitRequest,
   type CommitResult,
-  type ListTasksResponse,
+  type TaskListPage,
   type Logger,
   type SnapshotOptions,
   type StoredEvent,
+  type TaskHead,
   type TaskQuery,
   type TaskRecord,
   type TaskState,
@@ -91,6 +92,13 @@ export class SqliteTaskStore implements TaskStore {
     return row.trace === null ? record : { ...record, trace: row.trace };
   }
 
+  /** The task's row without its JSON (no event read): see `TaskStore.head`. */
+  async head(taskId: string): Promise<TaskHead | undefined> {
+    this.check();
+    const row = (await this.driver.query(TASK_SQL.head, [taskId])).rows[0] as { owner: string; version: number; last_sequence: number; state: TaskState } | undefined;
+    return row && { taskId, version: Number(row.version), owner: row.owner, lastSequence: Number(row.last_sequence), state: row.state };
+  }
+
   async commit(request: CommitRequest): Promise<CommitResult> {
     this.check();
     const { task, events } = request;
@@ -125,7 +133,7 @@ export class SqliteTaskStore implements TaskStore {
     return { version, firstSequence: lastSequence - events.length + 1, lastSequence };
   }
 
-  async list(query: TaskQuery): Promise<ListTasksResponse> {
+  async list(query: TaskQuery): Promise<TaskListPage> {
     this.check();
     const statements = listStatements(query);
     const [total, page] = await this.driver.batch([statements.total, statements.page]);

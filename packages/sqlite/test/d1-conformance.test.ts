@@ -35,6 +35,7 @@ runTaskStoreConformance('SqliteTaskStore on D1 (miniflare)', () => taskHarness()
   durable: true,
   retention: (maxEventsPerTask) => taskHarness({ maxEventsPerTask }),
   keepsTrace: true,
+  readsHead: true,
 });
 
 runPushConfigStoreConformance(

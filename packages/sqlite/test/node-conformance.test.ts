@@ -21,9 +21,10 @@ runTaskStoreConformance('SqliteTaskStore on node:sqlite', () => taskHarness(), {
   durable: true,
   retention: (maxEventsPerTask) => taskHarness({ maxEventsPerTask }),
   keepsTrace: true,
+  readsHead: true,
 });
 
-runTaskStoreConformance('SqliteTaskStore on node:sqlite, a snapshot per commit', () => taskHarness({ snapshots: { events: 0 } }));
+runTaskStoreConformance('SqliteTaskStore on node:sqlite, a snapshot per commit', () => taskHarness({ snapshots: { events: 0 } }), { readsHead: true });
 
 async function pushHarness() {
   const dir = await mkdtemp(join(tmpdir(), 'taskwire-sqlite-push-'));

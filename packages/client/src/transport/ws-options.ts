@@ -12,9 +12,10 @@ export interface WsTransportOptions {
   readonly url: string;
   /**
    * Headers of the upgrade request (`x-api-key`, `authorization`,
-   * `a2a-version`, `a2a-extensions`). Needs a WebSocket class that takes
-   * headers (`ws`, Node's own); browsers cannot send them: use
-   * `connectionParams` there.
+   * `a2a-extensions`). Needs a WebSocket class that takes headers (`ws`,
+   * Node's own); browsers cannot send them: use `connectionParams` there.
+   * `a2a-version` is the exception: it goes in the URL, as the `A2A-Version`
+   * query parameter the specification allows, so it works in browsers too.
    */
   readonly headers?: Readonly<Record<string, string>>;
   /** The same names as `headers`, sent as the connection's first message (works in browsers). */

@@ -6,7 +6,7 @@ import { PER_CALL_HEADERS, withTraceContext } from './ws-call-headers.js';
 import { a2aErrorOf, refusal } from './ws-errors.js';
 import { asksExtensions, unwrapped } from './ws-extensions.js';
 import { connectionParamsOf, DEFAULT_WS_CONNECT_TIMEOUT_MS, type WsTransport, type WsTransportOptions } from './ws-options.js';
-import { socketClass } from './ws-socket.js';
+import { socketClass, upgradeTarget } from './ws-socket.js';
 
 export type { WebSocketClass } from './ws-socket.js';
 export { DEFAULT_WS_CONNECT_TIMEOUT_MS } from './ws-options.js';
@@ -42,6 +42,7 @@ interface Connection {
  * a fresh token (see {@link WsTransportOptions.token}).
  */
 export function wsTransport(options: WsTransportOptions): WsTransport {
+  const target = upgradeTarget(options.url, options.headers);
   let refusedWith: A2AError | undefined;
   let socket: WebSocket | undefined;
   let isOpen = false;
@@ -81,10 +82,10 @@ export function wsTransport(options: WsTransportOptions): WsTransport {
   const connect = (): Promise<Connection> => {
     if (connection) return connection;
     let refused: A2AError | undefined;
-    const pending: Promise<Connection> = socketClass(options.WebSocket, options.headers, watch).then((WebSocket) => {
+    const pending: Promise<Connection> = socketClass(options.WebSocket, target.headers, watch).then((WebSocket) => {
       const keepAlive = options.keepAlive === false ? { enabled: false } : { enabled: true, intervalMs: 30_000, pongTimeoutMs: 10_000, ...options.keepAlive };
       const client = createWSClient({
-        url: options.url,
+        url: target.url,
         WebSocket,
         keepAlive,
         ...((options.connectionParams || options.token) && { connectionParams: connectionParamsOf(options, takeFresh) }),

@@ -153,5 +153,11 @@ export function agentMessage(say: Say, ids: { taskId?: string; contextId: string
   if (typeof say === 'string') return { messageId: newId(), role: 'ROLE_AGENT', parts: [{ text: say }], ...ids };
   if (Array.isArray(say)) return { messageId: newId(), role: 'ROLE_AGENT', parts: [...(say as Part[])], ...ids };
   const msg = say as Exclude<Say, string | readonly Part[]>;
-  return { ...msg, messageId: msg.messageId ?? newId(), role: 'ROLE_AGENT', ...ids };
+  const messageId = msg.messageId ?? newId();
+  // Not `{ ...msg, ... }`: V8 gives an object literal that starts with a spread a hidden class of its own, kept with
+  // every stored message; one that starts with properties shares its class with the others.
+  const message: Message = Object.assign({ messageId, role: 'ROLE_AGENT' as const, parts: msg.parts }, msg, ids);
+  message.messageId = messageId;
+  message.role = 'ROLE_AGENT';
+  return message;
 }

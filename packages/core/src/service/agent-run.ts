@@ -186,21 +186,31 @@ export class AgentRunner {
     const failure = drained && (await drained);
     if (failure !== undefined && outcome === undefined && !handle.settled) outcome = failure.error;
     input.extensions?.seal();
-    await this.finish(input.task, handle, outcome);
+    const finishing = this.finish(input.task, handle, outcome);
+    if (finishing !== undefined) await finishing;
     observation?.end(this.engine.peek(input.task.id)?.task, outcome);
   }
 
-  /** Completes a task the agent left unsettled, or fails it after a throw. */
-  private async finish(task: Task, handle: RunHandle, error: unknown): Promise<void> {
+  /**
+   * Completes a task the agent left unsettled, or fails it after a throw;
+   * undefined (no promise: the common end of a run allocates none) when
+   * there is nothing to do.
+   */
+  private finish(task: Task, handle: RunHandle, error: unknown): Promise<void> | undefined {
     if (handle.replied) {
       if (error !== undefined) this.logger?.warn({ taskId: task.id, error: String(error) }, 'agent run failed after it replied');
-      return;
+      return undefined;
     }
     // A newer run of the task started (the agent asked for input and the answer came while it was still ending): the task is that run's.
-    if (this.controllers.get(task.id) !== handle) return;
+    if (this.controllers.get(task.id) !== handle) return undefined;
     const closing = handle.reason instanceof ServiceClosing;
     // The agent settled its task itself: what happens to the task now (a continuation may be under way) is not this run's.
-    if (handle.settled && error === undefined && !closing) return;
+    if (handle.settled && error === undefined && !closing) return undefined;
+    return this.settle(task, handle, error, closing);
+  }
+
+  /** {@link finish} for a run that left its task unsettled, failed, or was stopped by the service closing. */
+  private async settle(task: Task, handle: RunHandle, error: unknown, closing: boolean): Promise<void> {
     let current;
     try {
       current = this.engine.peek(task.id) ?? (await this.engine.get(task.id));

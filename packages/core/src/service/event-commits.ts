@@ -6,6 +6,7 @@ import { isTerminal, type StreamResponse } from '../schema/index.js';
 import { landedCommit, RunRetries, type RetryingRun, type UnknownCommit } from './commit-retry.js';
 import type { LeaseCondition } from './coordination.js';
 import { LeaseLostError } from './coordination.js';
+import { requireGeneration } from './generation.js';
 import { groupOutcomes, reduceGroup, type ReducedGroup, type StepOutcome } from './event-group.js';
 import { settleAfterLoss, StoreWentBackError } from './lost-commits.js';
 import type { EngineParts, NewTasks } from './new-tasks.js';
@@ -31,14 +32,24 @@ export class EventCommits {
   /**
    * Commits `events` (under their task's lock) in one commit, reduced in
    * order (see {@link reduceGroup}); resolves each one's outcome, or
-   * rejects when the commit failed (then none of them is stored).
+   * rejects when the commit failed (then none of them is stored). With
+   * `ifGeneration`, every attempt first requires the record it reduces onto
+   * to be at that generation (TaskGenerationMismatch otherwise): the store's
+   * version check makes that record the one the commit replaces.
    */
-  async commit(taskId: string, events: readonly LifecycleEvent[], activate: boolean, run: (RunLease & RetryingRun) | undefined): Promise<StepOutcome<Applied>[]> {
+  async commit(
+    taskId: string,
+    events: readonly LifecycleEvent[],
+    activate: boolean,
+    run: (RunLease & RetryingRun) | undefined,
+    ifGeneration?: number,
+  ): Promise<StepOutcome<Applied>[]> {
     // Stamped once: every attempt of an event is the same log entry, so a retry recognises an attempt that landed.
-    const stamped = events.map((event) => this.clock.stamp(event));
-    // Made on the first failure only: the hot path allocates nothing for it.
+    // (A loop, and no closures in this function: each would cost the hot path an allocation per commit.)
+    const stamped: LifecycleEvent[] = [];
+    for (const event of events) stamped.push(this.clock.stamp(event));
+    // Made on the first failure only (`retriesOf`): the hot path allocates nothing for it.
     let retries: RunRetries | undefined;
-    const failed = () => (retries ??= new RunRetries(run, this.parts.retryWindowMs()));
     /** The group each attempt of unknown outcome sent, and the record it was reduced onto (made on the first failure too). */
     let attempts: Map<UnknownCommit, { readonly group: ReducedGroup; readonly before: TaskRecord }> | undefined;
     for (let attempt = 0; ; ) {
@@ -46,10 +57,11 @@ export class EventCommits {
       try {
         current = this.parts.active.get(taskId) ?? (await this.parts.store.get(taskId));
       } catch (error) {
-        if (await failed().again(error)) continue;
+        if (await (retries ??= this.retriesOf(run)).again(error)) continue;
         throw error;
       }
       if (!current) throw new A2AError('TaskNotFound', `Task ${taskId} no longer exists`, { taskId });
+      if (ifGeneration !== undefined) requireGeneration(current, ifGeneration);
       const group = reduceGroup(current.task, stamped);
       // Ended meanwhile by another process (a cancel): whoever waits for the task learns of it now.
       if (this.parts.outcomes.waiting && isTerminal(current.task.status.state) && group.steps.some((step) => step.kind === 'refused')) {
@@ -88,7 +100,7 @@ export class EventCommits {
           try {
             landed = await landedCommit(this.parts.store, taskId, retries.unknown);
           } catch (readError) {
-            if (await failed().again(readError)) continue;
+            if (await (retries ??= this.retriesOf(run)).again(readError)) continue;
             throw readError;
           }
           const sent = landed && attempts?.get(landed.attempt);
@@ -103,11 +115,16 @@ export class EventCommits {
         // Retried on the same version: if the lost attempt landed after all, the conflict above finds it.
         const sent: UnknownCommit = { lastSequence: current.lastSequence, entry: JSON.stringify(group.entries[0]) };
         (attempts ??= new Map()).set(sent, { group, before: current });
-        if (await failed().again(error, sent)) continue;
+        if (await (retries ??= this.retriesOf(run)).again(error, sent)) continue;
         if (!(error instanceof VersionConflictError) || ++attempt > MAX_CONFLICT_RETRIES) throw error;
         this.parts.active.delete(taskId);
       }
     }
+  }
+
+  /** The retries of a commit of `run` once it failed (see {@link RunRetries}). */
+  private retriesOf(run: RetryingRun | undefined): RunRetries {
+    return new RunRetries(run, this.parts.retryWindowMs());
   }
 
   /**

@@ -68,15 +68,23 @@ export function groupOutcomes(
   firstSequence: number,
 ): { readonly outcomes: StepOutcome<{ readonly record: TaskRecord; readonly duplicate: boolean }>[]; readonly settled: TaskRecord | undefined } {
   const last = group.entries.length - 1;
-  const records = group.steps.flatMap((step) =>
-    step.kind !== 'applied' ? [] : [step.index === last ? stored : { task: step.task, owner: stored.owner, version: stored.version, lastSequence: firstSequence + step.index, trace: stored.trace }],
-  );
-  const outcomes = group.steps.map((step) => {
-    if (step.kind === 'refused') return { refused: step.error };
-    if (step.kind === 'applied') return { record: records[step.index]!, duplicate: false };
-    return { record: step.before === 0 ? before : records[step.before - 1]!, duplicate: true };
-  });
-  return { outcomes, settled: records.find((record) => isSettled(record.task.status.state)) };
+  // Loops, not flatMap/map/find with closures: this runs once per commit, on every send's path.
+  const records: TaskRecord[] = [];
+  let settled: TaskRecord | undefined;
+  for (const step of group.steps) {
+    if (step.kind !== 'applied') continue;
+    const record =
+      step.index === last ? stored : { task: step.task, owner: stored.owner, version: stored.version, lastSequence: firstSequence + step.index, trace: stored.trace };
+    records.push(record);
+    if (settled === undefined && isSettled(record.task.status.state)) settled = record;
+  }
+  const outcomes: StepOutcome<{ readonly record: TaskRecord; readonly duplicate: boolean }>[] = [];
+  for (const step of group.steps) {
+    if (step.kind === 'refused') outcomes.push({ refused: step.error });
+    else if (step.kind === 'applied') outcomes.push({ record: records[step.index]!, duplicate: false });
+    else outcomes.push({ record: step.before === 0 ? before : records[step.before - 1]!, duplicate: true });
+  }
+  return { outcomes, settled };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { A2AError } from '../errors.js';
-import { ownerOf, type CallContext, type StreamEvent } from '../calls.js';
-import type { SendMessageRequest, StreamResponse, Task } from '../schema/index.js';
+import type { CallContext, StreamEvent } from '../calls.js';
+import type { ListTasksResponse, SendMessageRequest, StreamResponse, Task } from '../schema/index.js';
 import { isTerminal } from '../schema/index.js';
-import type { TaskRecord } from '../store/task-store.js';
+import type { TaskListPage, TaskRecord } from '../store/task-store.js';
 import { NEXT_VERSION } from '../version.js';
 import type { EventHub } from './event-hub.js';
 
@@ -48,18 +48,28 @@ export function withGeneration(task: Task, record: TaskRecord, context: CallCont
 }
 
 /**
- * A2A 1.1's `ifGenerationMatch` on a message to an existing task (read with
- * `read`): TaskGenerationMismatch before anything runs when the task's
- * generation differs. Ignored on other versions and for a message that
- * names no task (it creates one); a task that does not exist, or is not
- * the caller's, is left to the intake to refuse as usual.
+ * The generation a message's A2A 1.1 `ifGenerationMatch` asks its task to
+ * be at, or undefined when there is no condition to check: not on a 1.1
+ * call, or the message names no task (it creates one, and the condition is
+ * ignored). The intake checks it against the task it reads (before
+ * anything runs), and the commit that applies the message checks it again
+ * against the record it replaces (see `TaskEngine.apply`), so a concurrent
+ * message that moved the task first makes this one a mismatch.
  */
-export async function matchGeneration(read: (taskId: string) => Promise<TaskRecord | undefined>, params: SendMessageRequest, context: CallContext): Promise<void> {
+export function expectedGeneration(params: SendMessageRequest, context: CallContext): number | undefined {
   const expected = params.configuration?.ifGenerationMatch;
-  const taskId = params.message.taskId;
-  if (expected === undefined || !taskId || !speaksNext(context)) return;
-  const record = await read(taskId);
-  if (record !== undefined && record.owner === ownerOf(context, params.tenant)) requireGeneration(record, expected);
+  return expected !== undefined && params.message.taskId && speaksNext(context) ? expected : undefined;
+}
+
+/**
+ * A store's ListTasks page as the answer of a call: each task with its
+ * generation (the page's `generations`, when the store gives them) when the
+ * call negotiated A2A 1.1; never the store's `generations` member itself.
+ */
+export function listedWithGenerations(page: TaskListPage, context: CallContext): ListTasksResponse {
+  const { generations, ...answer } = page;
+  if (generations === undefined || !speaksNext(context)) return answer;
+  return { ...answer, tasks: answer.tasks.map((task, i) => ({ ...task, generation: generations[i]! })) };
 }
 
 /** A stream's events with their generation (their sequence) on tasks and update events; a message has none. */

@@ -4,7 +4,9 @@ import type { CallContext } from '../calls.js';
 import type { Message } from '../schema/index.js';
 import { createMemoryTaskStore } from '../store/memory-store.js';
 import type { TaskStore } from '../store/task-store.js';
+import { racingReads } from '../store/racing-reads.js';
 import { keyedTaskId } from './idempotent-sends.js';
+import { gatedAgent } from './service-test-kit.js';
 import { TaskService } from './task-service.js';
 
 const first: Message = { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'go' }] };
@@ -20,22 +22,9 @@ function counting(store: TaskStore = createMemoryTaskStore()) {
 
 /** A memory store whose first `held` reads wait for each other: that many sends all find no task before any creates it. */
 function racingStore(held: number): TaskStore {
-  const inner = createMemoryTaskStore();
-  let release!: () => void;
-  const all = new Promise<void>((resolve) => (release = resolve));
-  let waiting = 0;
-  return {
-    async get(id) {
-      if (waiting < held && ++waiting === held) release();
-      if (waiting <= held) await all;
-      return inner.get(id);
-    },
-    commit: (request) => inner.commit(request),
-    list: (query) => inner.list(query),
-    delete: (id) => inner.delete(id),
-    readEvents: (id, after, limit) => inner.readEvents(id, after, limit),
-    close: () => inner.close(),
-  };
+  const racing = racingReads();
+  racing.arm(held);
+  return racing.store;
 }
 
 const send = (service: TaskService, context: CallContext, message = first) =>
@@ -76,5 +65,18 @@ describe('idempotent first sends (core)', () => {
     const stored = await store.get(id);
     expect(await send(service, { idempotencyKey: 'k' }, { ...first, contextId: stored!.task.contextId })).toBe(id);
     await expect(send(service, { idempotencyKey: 'k' }, { ...first, contextId: 'another' })).rejects.toMatchObject({ kind: 'IdempotencyKeyReused' });
+  });
+
+  it('ignores an ifGenerationMatch (A2A 1.1) on a keyed first send, on its retry while it runs too: the message creates its task', async () => {
+    const gated = gatedAgent();
+    const service = new TaskService({ store: createMemoryTaskStore(), agent: gated.agent, protocol: { v1_1: true } });
+    const context = { idempotencyKey: 'k', version: '1.1' as const };
+    const configuration = { ifGenerationMatch: 7, returnImmediately: true };
+    const sent = () => service.unary('SendMessage', { message: first, configuration }, context).then((r) => ('task' in r ? r.task.id : 'a message'));
+    const id = await sent();
+    await gated.started;
+    expect(await sent()).toBe(id);
+    gated.release();
+    await service.idle();
   });
 });

@@ -41,11 +41,20 @@ export interface SendHost {
  * for any message sent again). A settled task (terminal or interrupted)
  * is answered as it is (also when it settles while the send is taken in).
  */
-export async function beginSend(host: SendHost, params: SendMessageRequest, context: CallContext): Promise<SendStart> {
+export function beginSend(host: SendHost, params: SendMessageRequest, context: CallContext): Promise<SendStart> {
+  // Not async: a send's hot path allocates less.
   const key = context.idempotencyKey;
-  if (!host.honourKeys || key === undefined || params.message.taskId) return { started: await host.begin(params, context), retried: false };
+  if (!host.honourKeys || key === undefined || params.message.taskId) return host.begin(params, context).then(unkeyed);
+  return beginKeyed(host, params, context, key);
+}
+
+const unkeyed = (started: Started): SendStart => ({ started, retried: false });
+
+async function beginKeyed(host: SendHost, params: SendMessageRequest, context: CallContext, key: string): Promise<SendStart> {
   const taskId = await keyedTaskId(ownerOf(context, params.tenant), checkedKey(key));
-  const keyed = { ...params, message: { ...params.message, taskId } };
+  // The message creates its task: an ifGenerationMatch (A2A 1.1) is ignored, as for any first send, also on its retries.
+  const configuration = params.configuration && { ...params.configuration, ifGenerationMatch: undefined };
+  const keyed = { ...params, message: { ...params.message, taskId }, ...(configuration && { configuration }) };
   const keyedContext = { ...context, clientTaskIds: true };
   for (let attempt = 0; ; attempt++) {
     const existing = await host.get(taskId);

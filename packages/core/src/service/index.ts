@@ -9,6 +9,7 @@ export { DEFAULT_NEW_TASK_WINDOW_MS } from './task-intake.js';
 export { EventHub, Subscription } from './event-hub.js';
 export { KeyedLock } from './keyed-lock.js';
 export type { RunInput } from './agent-run.js';
+export { onAbort, type AbortListener } from './run-context.js';
 export * from './coordination.js';
 export { RemoteFeed } from './remote-feed.js';
 export { PROCESS_STOPPED } from './cluster-link.js';

@@ -7,13 +7,18 @@ import type { Message, Task } from '../schema/index.js';
 import type { Principal } from '../calls.js';
 import { NO_EXTENSIONS, type AgentExtensions, type ExtensionActivation } from '../extensions.js';
 
+/** Told once, with the abort's reason, when a run aborts (see {@link onAbort}). */
+export type AbortListener = (reason: unknown) => void;
+
 /**
  * One run's cancellation. The AbortController (costly to make) is created
  * only when something reads {@link RunHandle.signal}; an abort before that is
  * remembered and the signal starts out aborted, with the same reason.
+ * Listeners added with {@link RunHandle.onAbort} need no signal at all.
  */
 export class RunHandle {
   private controller: AbortController | undefined;
+  private listeners: AbortListener | AbortListener[] | undefined = undefined;
   /** The epoch of this run's lease, with several processes on the store (see `RunLease`): its commits are fenced by it. */
   epoch: number | undefined = undefined;
   /** True once {@link abort} was called. */
@@ -36,13 +41,58 @@ export class RunHandle {
     return this.controller.signal;
   }
 
+  /** Calls `listener` with the reason when the run aborts (after the signal's own listeners); false, calling nothing, when it has already. */
+  onAbort(listener: AbortListener): boolean {
+    if (this.aborted) return false;
+    const listeners = this.listeners;
+    this.listeners = listeners === undefined ? listener : Array.isArray(listeners) ? [...listeners, listener] : [listeners, listener];
+    return true;
+  }
+
   /** Aborts the run; later calls do nothing. */
   abort(reason: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
     this.controller?.abort(reason);
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (typeof listeners === 'function') tell(listeners, reason);
+    else if (listeners !== undefined) for (const listener of listeners) tell(listener, reason);
   }
+}
+
+/** Calls one abort listener; what it throws is reported as uncaught, as an event listener's is, and the abort goes on. */
+function tell(listener: AbortListener, reason: unknown): void {
+  try {
+    listener(reason);
+  } catch (error) {
+    queueMicrotask(() => {
+      throw error;
+    });
+  }
+}
+
+/**
+ * Calls `listener` once, with the abort's reason, when the run of `ctx`
+ * aborts (the task is canceled or the service closes), as an `abort`
+ * listener on `ctx.signal` would be called, but without making the run's
+ * `AbortSignal` when `ctx` is the service's own context (the signal and its
+ * listener cost a short run a few percent of its CPU; an agent, or an
+ * adapter, that only needs to be told of a cancel saves that). When the run
+ * has already aborted it calls nothing and returns false (as a listener
+ * added to an aborted signal is never called); true when the listener was
+ * added. The listener runs synchronously inside the abort; what it throws
+ * is reported as uncaught, as an event listener's is. On any other context (a wrapper an agent made) it listens on
+ * `ctx.signal`.
+ */
+export function onAbort(ctx: AgentContext, listener: AbortListener): boolean {
+  const handle = RunContext.handleOf(ctx);
+  if (handle !== undefined) return handle.onAbort(listener);
+  const signal = ctx.signal;
+  if (signal.aborted) return false;
+  signal.addEventListener('abort', () => listener(signal.reason), { once: true });
+  return true;
 }
 
 /** What a {@link RunContext} is made of. */
@@ -86,6 +136,11 @@ export class RunContext implements AgentContext {
     this.extensions = init.extensions ?? NO_EXTENSIONS;
     this.#handle = handle;
     this.#emit = emit;
+  }
+
+  /** The run's handle when `ctx` is a RunContext (for {@link onAbort}); undefined for any other context. */
+  static handleOf(ctx: AgentContext): RunHandle | undefined {
+    return #handle in ctx ? ctx.#handle : undefined;
   }
 
   get signal(): AbortSignal {

@@ -2,7 +2,7 @@ import { A2AError } from '../errors.js';
 import type { LifecycleEvent, TransitionError } from '../lifecycle/index.js';
 import type { StreamResponse } from '../schema/index.js';
 import { isSettled } from '../schema/index.js';
-import type { StoredEvent, TaskRecord, TaskStore } from '../store/task-store.js';
+import type { StoredEvent, TaskHead, TaskRecord, TaskStore } from '../store/task-store.js';
 import { EventHub } from './event-hub.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NewTasks, type EngineParts } from './new-tasks.js';
@@ -25,6 +25,9 @@ export class TransitionFailure extends Error {
     super(error.message);
   }
 }
+
+/** A refused event's error (one function for every commit, not a closure per commit). */
+const refusal = (error: TransitionError): TransitionFailure => new TransitionFailure(error);
 
 /** The result of applying one event: the record after it, and whether it was a duplicate. */
 export interface Applied {
@@ -97,8 +100,24 @@ export class TaskEngine {
    */
   async get(taskId: string): Promise<TaskRecord | undefined> {
     const known = this.active.get(taskId);
-    if (known !== undefined && (known.version === 0 || this.leases === undefined)) return known.version > 0 ? known : undefined;
+    if (known !== undefined && this.cached(known)) return known.version > 0 ? known : undefined;
     return this.store.get(taskId);
+  }
+
+  /**
+   * What a resume needs of a stored task, at the cost of its head alone: the
+   * record {@link get} would give when it is in memory, else the store's
+   * {@link TaskStore.head} (the task itself not read), else the stored record.
+   */
+  async head(taskId: string): Promise<TaskRecord | TaskHead | undefined> {
+    const known = this.active.get(taskId);
+    if (this.store.head === undefined || (known !== undefined && this.cached(known))) return this.get(taskId);
+    return this.store.head(taskId);
+  }
+
+  /** True when a read of `known`'s task is answered from memory: it is held back, or this process is alone on the store. */
+  private cached(known: TaskRecord): boolean {
+    return known.version === 0 || this.leases === undefined;
   }
 
   /**
@@ -172,10 +191,15 @@ export class TaskEngine {
    * settling with its own outcome; a failed commit fails them all). Without
    * `run`, the commit carries the lease held here now, if any (none when
    * it cancels the task: a cancel stands whoever holds the lease), and is
-   * not retried.
+   * not retried. With `ifGeneration` (A2A 1.1's `ifGenerationMatch`; for an
+   * event of no run), the event is committed only onto the task at that
+   * generation: checked against the record each attempt reduces onto, whose
+   * version the store checks in the same commit (a conflict reads the task
+   * again and checks again), so a concurrent commit that moved the task
+   * first makes it TaskGenerationMismatch, and nothing is stored.
    */
-  apply(taskId: string, event: LifecycleEvent, activate = false, run?: RunLease & RetryingRun): Promise<Applied> {
-    const grouped = run !== undefined && !activate;
+  apply(taskId: string, event: LifecycleEvent, activate = false, run?: RunLease & RetryingRun, ifGeneration?: number): Promise<Applied> {
+    const grouped = run !== undefined && !activate && ifGeneration === undefined;
     if (grouped) {
       // The run's previous commit is in flight: this event joins the ones waiting to go in its next commit.
       const open = this.groups.get(taskId);
@@ -190,12 +214,12 @@ export class TaskEngine {
       if (this.groups.get(taskId) === group) this.groups.delete(taskId);
       let outcomes;
       try {
-        outcomes = await this.commits.commit(taskId, group.events, activate, run);
+        outcomes = await this.commits.commit(taskId, group.events, activate, run, ifGeneration);
       } catch (error) {
         group.fail(error);
         throw error;
       }
-      const first = group.settle(outcomes, (error) => new TransitionFailure(error));
+      const first = group.settle(outcomes, refusal);
       if ('refused' in first) throw new TransitionFailure(first.refused);
       return first;
     });

@@ -11,6 +11,7 @@ import { ownerOf } from '../calls.js';
 import { ExtensionActivation } from '../extensions.js';
 import type { TaskEngine } from './task-engine.js';
 import { TransitionFailure } from './task-engine.js';
+import { expectedGeneration, requireGeneration } from './generation.js';
 
 /** Default of `TaskServiceOptions.newTaskWindowMs`. */
 export const DEFAULT_NEW_TASK_WINDOW_MS = 5;
@@ -76,13 +77,16 @@ export class TaskIntake {
     if (message.taskId && (existing === undefined || existing.owner !== owner)) {
       if (existing !== undefined || (this.host.unknownTaskId !== 'create' && !context.clientTaskIds)) throw taskNotFound(message.taskId);
     }
+    // A2A 1.1's ifGenerationMatch: refused before anything is done, and checked again by the commit of the message.
+    const generation = existing ? expectedGeneration(params, context) : undefined;
+    if (existing && generation !== undefined) requireGeneration(existing, generation);
     const push = params.configuration?.taskPushNotificationConfig && (await this.host.push().fromMessage(params, owner));
     let record: TaskRecord;
     let duplicate = false;
     const traceparent = callTraceOf(context)?.traceparent;
     if (existing) {
       this.host.observer.continued(existing.trace, callTraceOf(context));
-      const applied = await this.continueTask(existing, params);
+      const applied = await this.continueTask(existing, params, generation);
       record = applied.record;
       duplicate = applied.duplicate;
       // Sent again: when the answer to the first send was lost after its commit landed, nobody started the run it is owed.
@@ -140,7 +144,8 @@ export class TaskIntake {
     engine.newTasks.whenCreated(taskId)?.then(stop, stop);
   }
 
-  private async continueTask(existing: TaskRecord, params: SendMessageRequest) {
+  /** Applies the message to `existing`; `generation`: the task must still be at it when the message is committed. */
+  private async continueTask(existing: TaskRecord, params: SendMessageRequest, generation: number | undefined) {
     const taskId = existing.task.id;
     const contextId = params.message.contextId;
     if (contextId && contextId !== existing.task.contextId) {
@@ -151,7 +156,7 @@ export class TaskIntake {
       );
     }
     try {
-      return await this.host.engine.apply(taskId, { message: params.message }, true);
+      return await this.host.engine.apply(taskId, { message: params.message }, true, undefined, generation);
     } catch (error) {
       if (!(error instanceof TransitionFailure)) throw error;
       throw new A2AError('UnsupportedOperation', error.message, { taskId });

@@ -108,21 +108,35 @@ export class TaskOutcomes {
 function wait(waiters: Map<string, Waiter[]>, taskId: string, signal: AbortSignal | undefined): Promise<TaskOutcome | undefined> {
   if (signal?.aborted) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
-    let list = waiters.get(taskId);
-    if (list === undefined) waiters.set(taskId, (list = []));
-    const onAbort = (): void => {
-      const current = waiters.get(taskId);
-      const at = current?.indexOf(waiter) ?? -1;
-      if (at >= 0) current!.splice(at, 1);
-      if (current?.length === 0) waiters.delete(taskId);
-      resolve(undefined);
-    };
-    const waiter: Waiter = (outcome, failure) => {
-      signal?.removeEventListener('abort', onAbort);
-      if (failure === undefined) resolve(outcome);
-      else reject(failure);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    list.push(waiter);
+    const waiter: Waiter =
+      signal === undefined ? (outcome, failure) => (failure === undefined ? resolve(outcome) : reject(failure)) : abortable(waiters, taskId, signal, resolve, reject);
+    // Most tasks have one waiter: a list of exactly one (a list grown from empty would reserve room for many).
+    const list = waiters.get(taskId);
+    if (list === undefined) waiters.set(taskId, [waiter]);
+    else list.push(waiter);
   });
+}
+
+/** A waiter of `taskId` in `waiters` that `signal`'s abort removes (resolving undefined). */
+function abortable(
+  waiters: Map<string, Waiter[]>,
+  taskId: string,
+  signal: AbortSignal,
+  resolve: (outcome: TaskOutcome | undefined) => void,
+  reject: (error: unknown) => void,
+): Waiter {
+  const onAbort = (): void => {
+    const current = waiters.get(taskId);
+    const at = current?.indexOf(waiter) ?? -1;
+    if (at >= 0) current!.splice(at, 1);
+    if (current?.length === 0) waiters.delete(taskId);
+    resolve(undefined);
+  };
+  const waiter: Waiter = (outcome, failure) => {
+    signal.removeEventListener('abort', onAbort);
+    if (failure === undefined) resolve(outcome);
+    else reject(failure);
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  return waiter;
 }

@@ -6,7 +6,7 @@ import { resolveTelemetry, type Telemetry } from '../observability/telemetry.js'
 import { PushConfigMethods, pushNotSupported, pushSupported } from './push-configs.js';
 import { isSettled, type AgentCard, type SendMessageRequest, type Task } from '../schema/index.js';
 import { answerTask } from '../store/list-tasks.js';
-import type { TaskRecord } from '../store/task-store.js';
+import type { TaskHead, TaskRecord } from '../store/task-store.js';
 import { AgentRunner } from './agent-run.js';
 import { linkCoordinator, sharedLeases } from './cluster-link.js';
 import { ownerOf, type CallContext, type StreamEvent } from '../calls.js';
@@ -21,7 +21,7 @@ import { parseParams, type A2AHandlers, type TaskServiceOptions } from './servic
 import { requireStreaming } from './streaming-capability.js';
 import { requireExtensions } from '../extensions.js';
 import { beginSend, settledTask, type SendHost } from './idempotent-sends.js';
-import { DEFAULT_MAX_LONG_POLL_MS, matchGeneration, pollGeneration, requireServedVersion, speaksNext, withGeneration, withGenerations } from './generation.js';
+import { DEFAULT_MAX_LONG_POLL_MS, listedWithGenerations, pollGeneration, requireServedVersion, speaksNext, withGeneration, withGenerations } from './generation.js';
 
 /**
  * The transport-free A2A service: implements every operation of the method
@@ -111,7 +111,6 @@ export class TaskService implements A2AHandlers {
 
   async SendMessage(params: SendMessageRequest, context: CallContext): Promise<ResultOf<'SendMessage'>> {
     const historyLength = params.configuration?.historyLength;
-    await matchGeneration((id) => this.engine.get(id), params, context);
     const start = await beginSend(this.sends, params, context);
     if ('settled' in start) return { task: this.answer(start.settled, context, historyLength) };
     const { started } = start;
@@ -133,7 +132,6 @@ export class TaskService implements A2AHandlers {
   async SendStreamingMessage(params: SendMessageRequest, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
     requireStreaming(this.options.card);
     const snapshot = (task: Task) => this.project(task, params.configuration?.historyLength);
-    await matchGeneration((id) => this.engine.get(id), params, context);
     const start = await beginSend(this.sends, params, context);
     if ('settled' in start) return settledTask(start.settled, snapshot);
     return openSendStream(this.engine, start.started, snapshot, context, this.options.newTaskWindowMs ?? DEFAULT_NEW_TASK_WINDOW_MS);
@@ -150,11 +148,12 @@ export class TaskService implements A2AHandlers {
 
   async ListTasks(params: ParsedParamsOf<'ListTasks'>, context: CallContext): Promise<ResultOf<'ListTasks'>> {
     const { tenant, ...query } = params;
-    return this.options.store.list({
+    const page = await this.options.store.list({
       ...query,
       owner: ownerOf(context, tenant),
       historyLength: query.historyLength ?? this.options.defaultHistoryLength,
     });
+    return listedWithGenerations(page, context);
   }
 
   async CancelTask(params: ParsedParamsOf<'CancelTask'>, context: CallContext): Promise<Task> {
@@ -172,10 +171,10 @@ export class TaskService implements A2AHandlers {
 
   async SubscribeToTask(params: ParsedParamsOf<'SubscribeToTask'>, context: CallContext): Promise<AsyncIterable<StreamEvent>> {
     requireStreaming(this.options.card);
-    const record = await this.visible(params.id, context, params.tenant);
-    return subscribeToTask(this.engine, record, {
+    return subscribeToTask(this.engine, await this.placed(params, context), {
       afterSequence: params.afterSequence,
       snapshot: (task) => this.project(task),
+      record: () => this.visible(params.id, context, params.tenant),
       signal: context.signal,
     });
   }
@@ -195,10 +194,10 @@ export class TaskService implements A2AHandlers {
     const parsed = parseParams('SubscribeToTask', params);
     requireExtensions(this.options.card, context.extensions);
     await this.options.authorize?.({ method: 'SubscribeToTask', params: parsed, context });
-    const record = await this.visible(parsed.id, context, parsed.tenant);
-    const events = await subscribeToTask(this.engine, record, {
+    const events = await subscribeToTask(this.engine, await this.placed(parsed, context), {
       afterSequence: parsed.afterSequence,
       snapshot: (task) => this.project(task),
+      record: () => this.visible(parsed.id, context, parsed.tenant),
       until: 'turn',
       signal: context.signal,
     });
@@ -273,6 +272,13 @@ export class TaskService implements A2AHandlers {
     const record = await this.engine.get(taskId);
     if (!record || record.owner !== ownerOf(context, tenant)) throw taskNotFound(taskId);
     return record;
+  }
+
+  /** Where a subscribe starts: with a resume point, the visible task's head alone (see `TaskEngine.head`); else its record. */
+  private async placed(params: ParsedParamsOf<'SubscribeToTask'>, context: CallContext): Promise<TaskRecord | TaskHead> {
+    const found = params.afterSequence === undefined ? await this.engine.get(params.id) : await this.engine.head(params.id);
+    if (!found || found.owner !== ownerOf(context, params.tenant)) throw taskNotFound(params.id);
+    return found;
   }
 
   /** Whether calls may negotiate A2A 1.1 (`protocol.v1_1`). */

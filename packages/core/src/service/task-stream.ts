@@ -1,7 +1,7 @@
 import type { StreamEvent } from '../calls.js';
 import { A2AError } from '../errors.js';
 import type { Message, StreamResponse, Task, TaskState } from '../schema/index.js';
-import type { TaskRecord } from '../store/task-store.js';
+import type { TaskHead, TaskRecord } from '../store/task-store.js';
 import { isInterrupted, isSettled, isTerminal } from '../schema/index.js';
 import type { Subscription } from './event-hub.js';
 import type { TaskEngine } from './task-engine.js';
@@ -123,6 +123,13 @@ export interface SubscribeOptions {
   /** The task as the stream's first item shows it (history projection). */
   readonly snapshot: (task: Task) => Task;
   /**
+   * Reads the task's whole record again, as visible to the caller: called
+   * only when the stream was opened on a {@link TaskHead} and must start
+   * with the task (no resume point, or one whose next event the log no
+   * longer keeps).
+   */
+  readonly record: () => Promise<TaskRecord>;
+  /**
    * `'terminal'` (SubscribeToTask, the default) or `'turn'`: the resumption
    * of a SendStreamingMessage that dropped, which ends where that stream
    * would have ended (nothing more when the event at `afterSequence` had
@@ -133,48 +140,55 @@ export interface SubscribeOptions {
 }
 
 /**
- * SubscribeToTask over a visible task record:
+ * SubscribeToTask over a visible task record, or its head alone (see
+ * `TaskStore.head`: a resume that only replays events then never reads the
+ * task itself):
  * - with `afterSequence` older than the log's end (and still retained), the
  *   events after it are replayed, then live ones follow (from inside a gap
  *   the store left after lost commits, the task as logged after the gap);
  * - with `afterSequence` at the end (nothing missed), only later events come;
- * - otherwise the stream starts with the current task, then live events;
+ * - otherwise the stream starts with the current task (read whole through
+ *   `options.record` when `found` is a head), then live events;
  * - it follows the task through interrupted states, to a terminal state;
  * - a terminal task with nothing to replay is UnsupportedOperation;
  * - `afterSequence` beyond the log's end is InvalidParams saying so (the
  *   store lost events the client saw, as after a database failover with
  *   asynchronous replication): never other events under numbers it has.
  */
-export async function subscribeToTask(engine: TaskEngine, record: TaskRecord, options: SubscribeOptions): Promise<AsyncIterable<StreamEvent>> {
-  const { task, lastSequence } = record;
+export async function subscribeToTask(engine: TaskEngine, found: TaskRecord | TaskHead, options: SubscribeOptions): Promise<AsyncIterable<StreamEvent>> {
+  const [taskId, state] = 'task' in found ? [found.task.id, found.task.status.state] : [found.taskId, found.state];
+  const { lastSequence } = found;
   const until = options.until ?? 'terminal';
   const after = options.afterSequence;
-  if (after !== undefined && after > lastSequence) throw beyondLog(task.id, after, lastSequence);
+  if (after !== undefined && after > lastSequence) throw beyondLog(taskId, after, lastSequence);
   const behind = after !== undefined && after < lastSequence;
   // A resumed turn reads the event it stopped at too: if that one ended the turn, there is nothing more.
-  const read = behind ? await engine.store.readEvents(task.id, until === 'turn' ? after - 1 : after, 2) : [];
+  const read = behind ? await engine.store.readEvents(taskId, until === 'turn' ? after - 1 : after, 2) : [];
   const stoppedAt = read[0];
   if (until === 'turn' && stoppedAt !== undefined && stoppedAt.sequence === after && endsTurn(stoppedAt.event)) return (async function* () {})();
   // Resumable too: from inside a gap the task closes (lost commits, the task settled after them: see `TaskStore.commitFrom`).
   const resumable = behind && read.some((e) => e.sequence === after! + 1 || (e.sequence > after! + 1 && 'task' in e.event));
-  if (isTerminal(task.status.state) && !resumable) {
-    throw new A2AError('UnsupportedOperation', `Task ${task.id} is ${task.status.state}; there is nothing to subscribe to (use GetTask to read it)`, {
-      taskId: task.id,
-    });
+  if (isTerminal(state) && !resumable) {
+    throw new A2AError('UnsupportedOperation', `Task ${taskId} is ${state}; there is nothing to subscribe to (use GetTask to read it)`, { taskId });
   }
   const follow = { until, replayUntil: until === 'turn' ? 0 : lastSequence, snapshot: options.snapshot, signal: options.signal };
   if (resumable) {
-    const subscription = engine.hub.subscribe(task.id, after!);
+    const subscription = engine.hub.subscribe(taskId, after!);
     subscription.catchUp();
     return followTask(engine, subscription, { ...follow, head: [] });
   }
   const upToDate = after !== undefined && after >= lastSequence;
-  if (until === 'turn' && upToDate && isInterrupted(task.status.state)) return (async function* () {})();
-  const subscription = engine.hub.subscribe(task.id, lastSequence);
-  // A commit between reading `record` and subscribing reached no reader: unless the in-memory record of a
+  if (until === 'turn' && upToDate && isInterrupted(state)) return (async function* () {})();
+  let head: StreamEvent[] = [];
+  if (!upToDate) {
+    // The stream starts with the task: a head does not hold it, so the record is read and places the stream itself.
+    if (!('task' in found)) return subscribeToTask(engine, await options.record(), options);
+    head = [{ sequence: lastSequence, response: { task: options.snapshot(found.task) } }];
+  }
+  const subscription = engine.hub.subscribe(taskId, lastSequence);
+  // A commit between reading `found` and subscribing reached no reader: unless the in-memory record of a
   // running task shows none happened, the first read goes to the store's log (a last event is never lost).
-  if (engine.peek(task.id)?.lastSequence !== lastSequence) subscription.catchUp();
-  const head = upToDate ? [] : [{ sequence: lastSequence, response: { task: options.snapshot(task) } }];
+  if (engine.peek(taskId)?.lastSequence !== lastSequence) subscription.catchUp();
   return followTask(engine, subscription, { ...follow, head });
 }
 

@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ListTasksResponse } from '../schema/requests.js';
 import { CompactionSchedule } from './file/compaction-schedule.js';
 import { encodeFrame } from './file/frame.js';
 import { acquireLock, type DirectoryLock } from './file/lock.js';
@@ -22,6 +21,7 @@ import {
   type CommitRequest,
   type CommitResult,
   type StoredEvent,
+  type TaskListPage,
   type TaskQuery,
   type TaskRecord,
   type TaskStore,
@@ -154,9 +154,9 @@ export class FileTaskStore implements TaskStore {
     return { version: input.version, firstSequence: input.firstSequence, lastSequence };
   }
 
-  async list(query: TaskQuery): Promise<ListTasksResponse> {
+  async list(query: TaskQuery): Promise<TaskListPage> {
     this.check();
-    return this.index.query(query, (id) => taskOfLive(this.state.tasks.get(id)!));
+    return this.index.query(query, (id) => taskOfLive(this.state.tasks.get(id)!), (id) => this.state.tasks.get(id)!.lastSequence);
   }
 
   async delete(taskId: string): Promise<boolean> {

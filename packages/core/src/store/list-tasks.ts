@@ -1,10 +1,10 @@
 import { A2AError } from '../errors.js';
-import { LIST_TASKS_PAGE_SIZE, type ListTasksResponse } from '../schema/requests.js';
+import { LIST_TASKS_PAGE_SIZE } from '../schema/requests.js';
 import { isSettled, type Task, type TaskState } from '../schema/task.js';
 import { firstAtOrAfterKey, lowerBound, type Entry } from './list-index-entries.js';
 import { IndexLists } from './list-index-lists.js';
 import { decodePageToken, encodePageToken, timestampSortKey, type ListCursor } from './list-cursor.js';
-import type { TaskQuery } from './task-store.js';
+import type { TaskListPage, TaskQuery } from './task-store.js';
 
 export { decodePageToken, encodePageToken, timestampSortKey, type ListCursor } from './list-cursor.js';
 
@@ -145,10 +145,11 @@ export class TaskListIndex {
   /**
    * Answers a ListTasks query. `load(id)` returns the stored task (the
    * result is projected, not copied: return a copy if the store keeps the
-   * object). Throws `InvalidParams` for a bad `pageToken` or
+   * object); `generationOf(id)`, when given, its last sequence (the page's
+   * `generations`). Throws `InvalidParams` for a bad `pageToken` or
    * `statusTimestampAfter`. `pageSize` is clamped to 1..100 (default 50).
    */
-  query(query: TaskQuery, load: (taskId: string) => Task): ListTasksResponse {
+  query(query: TaskQuery, load: (taskId: string) => Task, generationOf?: (taskId: string) => number): TaskListPage {
     const { pageSize, cursor, after } = listQueryBounds(query);
     const entries = this.lists.list(query.owner, query.contextId, query.status);
     // Entries past `floor` (exclusive) are at or after statusTimestampAfter (the proto's "greater than or equal").
@@ -160,12 +161,13 @@ export class TaskListIndex {
     if (this.probe !== undefined) this.probe.visited += page.length;
     const last = page[page.length - 1];
     const projection = { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts };
-    return {
+    const answer: TaskListPage = {
       tasks: page.map((e) => projectTask(load(e.id), projection)),
       nextPageToken: stop > floor && last ? encodePageToken(last) : '',
       pageSize,
       totalSize: entries.length - 1 - floor,
     };
+    return generationOf === undefined ? answer : { ...answer, generations: page.map((e) => generationOf(e.id)) };
   }
 }
 

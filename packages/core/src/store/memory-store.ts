@@ -1,4 +1,3 @@
-import type { ListTasksResponse } from '../schema/requests.js';
 import { isSettled, isTerminal, type StreamResponse, type Task } from '../schema/task.js';
 import { cloneValue, deepFreeze, deepFreezeAgainst } from '../clone.js';
 import { buildAppended } from '../lazy-append.js';
@@ -12,6 +11,7 @@ import {
   type CommitRequest,
   type CommitResult,
   type StoredEvent,
+  type TaskListPage,
   type TaskQuery,
   type TaskRecord,
   type TaskStore,
@@ -152,14 +152,15 @@ export class MemoryTaskStore implements TaskStore {
     return { version: next.version, firstSequence, lastSequence: next.lastSequence };
   }
 
-  async list(query: TaskQuery): Promise<ListTasksResponse> {
+  async list(query: TaskQuery): Promise<TaskListPage> {
     this.check();
     let copied = false;
-    const page = this.index.query(query, (id) => {
+    const load = (id: string) => {
       const slot = this.slots.get(id)!;
       copied ||= slot.copied;
       return slot.task;
-    });
+    };
+    const page = this.index.query(query, load, (id) => this.slots.get(id)!.lastSequence);
     // Projected tasks are new objects sharing frozen parts; freeze their top level too.
     return { ...page, tasks: copied ? cloneValue(page.tasks) : page.tasks.map((task) => Object.freeze(task)) };
   }

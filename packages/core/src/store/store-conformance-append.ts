@@ -54,9 +54,9 @@ export async function streamAppends(
  * what a streaming agent's chunks and progress updates are) with vitest:
  * whatever a store does with them, every read (`get`, `list`, `readEvents`)
  * sees every commit, across snapshots, state changes and (with `durable`)
- * a reopen.
+ * a reopen; with `readsHead`, `head` answers what `get` does.
  */
-export function registerAppendConformance(run: ConformanceRunner, durable: boolean): void {
+export function registerAppendConformance(run: ConformanceRunner, durable: boolean, readsHead = false): void {
   describe('append-only commits', () => {
     it('a long stream reads back whole after every commit: get, list and the log', run(async ({ store }) => {
       const { task, version } = await streamAppends(store, 130, async (expected, at) => {
@@ -86,6 +86,21 @@ export function registerAppendConformance(run: ConformanceRunner, durable: boole
       await store.commit(commitOf(rewritten, version, [testProgress(task, 6)]));
       expect((await store.get('t1'))?.task).toEqual(rewritten);
     }));
+    if (readsHead) {
+      it('head answers what get does after every commit, and undefined for an unknown task', run(async ({ store }) => {
+        expect(store.head).toBeTypeOf('function');
+        const headOf = async (id: string) => {
+          const record = await store.get(id);
+          return record && { taskId: record.task.id, version: record.version, owner: record.owner, lastSequence: record.lastSequence, state: record.task.status.state };
+        };
+        const { task, version } = await streamAppends(store, 3, async () => expect(await store.head!('t1')).toEqual(await headOf('t1')));
+        const asked: Task = { ...task, status: { state: 'TASK_STATE_INPUT_REQUIRED', timestamp: testTimestamp(99) } };
+        await store.commit(commitOf(asked, version, [{ statusUpdate: { taskId: 't1', contextId: 'ctx-1', status: asked.status } }]));
+        expect(await store.head!('t1')).toEqual({ taskId: 't1', version: version + 1, owner: 'alice', lastSequence: 8, state: 'TASK_STATE_INPUT_REQUIRED' });
+        expect(await store.head!('t1')).toEqual(await headOf('t1'));
+        expect(await store.head!('nope')).toBeUndefined();
+      }));
+    }
     if (durable) {
       it('a reopened store reads every appended commit', run(async (ctx) => {
         const { task, version } = await streamAppends(ctx.store, 20);

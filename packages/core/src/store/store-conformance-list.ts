@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../errors.js';
 import type { Task } from '../schema/task.js';
-import { commitOf, testTask, testTimestamp, type ConformanceRunner } from './store-conformance-fixtures.js';
+import { commitOf, testEvent, testTask, testTimestamp, type ConformanceRunner } from './store-conformance-fixtures.js';
 import type { TaskQuery, TaskStore } from './task-store.js';
 
 async function seed(store: TaskStore, tasks: Task[], owner = 'alice'): Promise<void> {
@@ -29,7 +29,7 @@ async function pages(store: TaskStore, query: Omit<TaskQuery, 'owner'>, between?
 export function registerListConformance(run: ConformanceRunner): void {
   describe('list', () => {
     it('answers an empty page when there is nothing', run(async ({ store }) => {
-      expect(await store.list({ owner: 'alice' })).toEqual({ tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 });
+      expect(await store.list({ owner: 'alice' })).toEqual({ tasks: [], generations: [], nextPageToken: '', pageSize: 50, totalSize: 0 });
     }));
 
     it('orders by status timestamp descending, ties by id descending, untimed last', run(async ({ store }) => {
@@ -47,6 +47,22 @@ export function registerListConformance(run: ConformanceRunner): void {
       expect(await ids(store)).toEqual(['a', 'c', 'b']);
       expect(await ids(store, { status: 'TASK_STATE_COMPLETED' })).toEqual(['a']);
       expect(await ids(store, { status: 'TASK_STATE_WORKING' })).toEqual(['c', 'b']);
+    }));
+
+    it('gives each listed task\'s generation: its last sequence, as get reads it (append-only commits too)', run(async ({ store }) => {
+      await seed(store, [testTask('a', { at: 1 }), testTask('b', { at: 2 }), testTask('c', { at: 3 })]);
+      const b = testTask('b', { at: 4 });
+      await store.commit(commitOf(b, 1, [testEvent(b, 1), testEvent(b, 2)]));
+      await store.commit({ ...commitOf(b, 2, [testEvent(b, 3)]), appendOnly: true });
+      const a = testTask('a', { at: 5 });
+      await store.commit(commitOf(a, 1, [testEvent(a, 1)]));
+      const page = await store.list({ owner: 'alice', pageSize: 2 });
+      const rest = await store.list({ owner: 'alice', pageSize: 2, pageToken: page.nextPageToken });
+      const listed = [...page.tasks, ...rest.tasks].map((t) => t.id);
+      expect(listed).toEqual(['a', 'b', 'c']);
+      const read = await Promise.all(listed.map(async (id) => (await store.get(id))!.lastSequence));
+      expect(read).toEqual([1, 3, 0]);
+      expect([...(page.generations ?? []), ...(rest.generations ?? [])]).toEqual(read);
     }));
 
     it('shows only the owner\'s tasks', run(async ({ store }) => {

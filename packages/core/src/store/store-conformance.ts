@@ -34,6 +34,8 @@ export interface TaskStoreConformanceOptions {
    * request's trace context, so traces link across processes): checked too.
    */
   readonly keepsTrace?: boolean;
+  /** The store implements `TaskStore.head`: checked against `get` too. */
+  readonly readsHead?: boolean;
 }
 
 /**
@@ -247,7 +249,7 @@ export function runTaskStoreConformance(
       }));
     });
 
-    registerAppendConformance(run, options.durable === true);
+    registerAppendConformance(run, options.durable === true, options.readsHead === true);
     if (options.keepsTrace) registerTraceConformance(run, options.durable === true);
     if (options.durable) registerDurabilityConformance(run);
     if (options.retention) registerRetentionConformance(options.retention, options.durable === true);

@@ -21,6 +21,21 @@ export interface TaskRecord {
   readonly trace?: string | undefined;
 }
 
+/**
+ * A stored task without its content (see {@link TaskStore.head}): what a
+ * record says beside the task, with the task's state. Reading it costs the
+ * same however long the task grew.
+ */
+export interface TaskHead {
+  readonly taskId: string;
+  readonly version: number;
+  /** The scope the task belongs to (as {@link TaskRecord.owner}). */
+  readonly owner: string;
+  readonly lastSequence: number;
+  /** The task's `status.state`, as the record of the same version shows it. */
+  readonly state: TaskState;
+}
+
 /** One event of a task's log, numbered from 1 in the order it was committed. */
 export interface StoredEvent {
   readonly sequence: number;
@@ -81,6 +96,18 @@ export interface CommitResult {
   readonly leaseEpoch?: number | undefined;
 }
 
+/**
+ * What {@link TaskStore.list} answers: the ListTasks response, and each
+ * listed task's generation (its {@link TaskRecord.lastSequence}, what
+ * `get` would read for it in the same state), in the order of `tasks`. A
+ * store that leaves `generations` out gives A2A 1.1's ListTasks answers
+ * without them (every store of this SDK gives them, and the conformance
+ * suite checks them).
+ */
+export interface TaskListPage extends ListTasksResponse {
+  readonly generations?: readonly number[];
+}
+
 /** A ListTasks query as a store answers it, always within one owner. */
 export interface TaskQuery {
   readonly owner: string;
@@ -134,10 +161,20 @@ export interface TaskQuery {
 export interface TaskStore {
   get(taskId: string): Promise<TaskRecord | undefined>;
   commit(request: CommitRequest): Promise<CommitResult>;
-  list(query: TaskQuery): Promise<ListTasksResponse>;
+  list(query: TaskQuery): Promise<TaskListPage>;
   /** Removes a task and its events. Resolves true when it existed. */
   delete(taskId: string): Promise<boolean>;
   readEvents(taskId: string, afterSequence: number, limit?: number): Promise<StoredEvent[]>;
+  /**
+   * Optional: the task's {@link TaskHead} (version, owner, last sequence and
+   * state, all of one committed version, as `get` would answer them), or
+   * undefined when there is no such task; without reading the task itself.
+   * A resumed SubscribeToTask reads it instead of the whole record when it
+   * only replays events, so a resume costs what it sends, not the task's
+   * size. Stores whose `get` costs little whatever the task's size may
+   * leave it out (the service then reads the record).
+   */
+  head?(taskId: string): Promise<TaskHead | undefined>;
   /**
    * Optional: the ids of every task, of every owner, that is submitted or
    * working (neither terminal nor interrupted). A restarted service reads it
