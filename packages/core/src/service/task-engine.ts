@@ -17,14 +17,9 @@ import type { TaskOutcome } from './task-outcomes.js';
 import { TaskOutcomes } from './task-outcomes.js';
 import { StatusClock } from './status-clock.js';
 import { PublishedSequences, TAKE_OVER_SEQUENCE_GAP } from './published-sequences.js';
+import { TransitionFailure } from './transition-failure.js';
 
-/** The reducer refused an event; `error` says why. */
-export class TransitionFailure extends Error {
-  override readonly name = 'TransitionFailure';
-  constructor(readonly error: TransitionError) {
-    super(error.message);
-  }
-}
+export { TransitionFailure };
 
 /** A refused event's error (one function for every commit, not a closure per commit). */
 const refusal = (error: TransitionError): TransitionFailure => new TransitionFailure(error);
