@@ -64,7 +64,13 @@ export class TaskLeases {
   /**
    * The condition of a commit to `taskId`: a claim when it starts a run
    * here; else a hold at `epoch` (a run's own), or at the epoch held here
-   * now when none is given; none when nothing is held.
+   * now when none is given; none when nothing is held. A held lease a
+   * renewal found lost still gives its epoch (unlike {@link epochOf}): the
+   * store then refuses the hold (`LeaseLostError`), since epochs never
+   * repeat and the row no longer names this one, or, when the row still
+   * names it (renewals only stopped reaching the database), no other process
+   * holds the task and the commit is as fenced as any. No condition at all
+   * would pass whoever holds the lease.
    */
   condition(taskId: string, claim: boolean, epoch?: number): LeaseCondition | undefined {
     const { processId: holder, leaseTtlMs: ttlMs } = this.coordinator;
