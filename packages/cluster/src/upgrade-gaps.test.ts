@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { A2AError, reduce, stateOf, TAKE_OVER_SEQUENCE_GAP, type StreamEvent, type Task, type Transport } from '@taskwire/core';
+import { migrate } from '@taskwire/postgres';
 import { describePostgres } from '@taskwire/postgres/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { finalTasks, send, until } from './support/fault-kit.js';
@@ -82,6 +84,18 @@ describePostgres(`the previous release (${PREVIOUS_RELEASE}) on logs this releas
     replicas.push(replica);
     return replica;
   };
+  const schemas: string[] = [];
+  /**
+   * A schema the previous release made, then migrated by this one (as in a rolling upgrade): never a new schema of
+   * this release, which records the `lease-heartbeats` step at once (the previous release has no heartbeats).
+   */
+  const upgradedSchema = async () => {
+    const schema = `tw_gapup_${randomBytes(5).toString('hex')}`;
+    schemas.push(schema);
+    await previous.probe(db.url, schema, 'migrate');
+    await migrate({ pool: db.pool, schema });
+    return schema;
+  };
   /** The sequence numbers of `id`'s stored log, in order. */
   const sequences = async (schema: string, id: string) =>
     (await db.pool.query<{ sequence: string }>(`SELECT sequence FROM "${schema}".task_events WHERE task_id = $1 ORDER BY sequence`, [id])).rows.map((r) => Number(r.sequence));
@@ -97,10 +111,11 @@ describePostgres(`the previous release (${PREVIOUS_RELEASE}) on logs this releas
   }, 240_000);
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.process.kill().then(() => r.transport.close().catch(() => undefined))));
+    await Promise.all(schemas.map((schema) => db.drop(schema)));
   });
 
   it('after lost commits: an input-required task this release continued past the lost numbers is read, resumed, answered and canceled by the previous release', async () => {
-    const schema = await db.schema('tw_gapup');
+    const schema = await upgradedSchema();
     const S = `"${schema}"`;
     const now = await start('this', schema);
     const gapped: { id: string; kept: number; lost: number }[] = [];
@@ -180,7 +195,7 @@ describePostgres(`the previous release (${PREVIOUS_RELEASE}) on logs this releas
   }, 180_000);
 
   it('after a take-over from a gone holder: the previous release follows the task across the gap, takes it over in turn right after the log, and reads and resumes it as logged', async () => {
-    const schema = await db.schema('tw_gapup');
+    const schema = await upgradedSchema();
     const dying = await start('this', schema);
     const taker = await start('this', schema, ['--rerun-orphans', '1']);
     let id = '';
@@ -203,6 +218,7 @@ describePostgres(`the previous release (${PREVIOUS_RELEASE}) on logs this releas
     for (const [name, at] of Object.entries(points)) streams[name] = (await following(old.transport, id, at)).events;
     // The replica of this release goes too: the previous release takes the task over in turn and fails it.
     const ran = await lastSequence(schema, id);
+    expect((await taker.transport.unary('GetTask', { id, historyLength: 0 })).status.state).toBe('TASK_STATE_WORKING');
     await taker.process.kill();
     const [failed] = (await finalTasks(old.transport, [id], 60_000)).values();
     expect(failed!.status.state).toBe('TASK_STATE_FAILED');
