@@ -9,8 +9,8 @@ import { previousRelease, type Release } from './support/previous-release.js';
 import { listAll, startReplica, streamTask, type ReleaseReplica } from './support/release-replicas.js';
 import { PREVIOUS_RELEASE } from './support/releases.js';
 
-/** Short leases: a task of a killed replica is taken over within seconds. */
-const LEASE = ['--lease-ttl-ms', '2000'];
+/** Short leases: a task of a killed replica is taken over within seconds (long enough that a live one on a loaded machine keeps its task). */
+const LEASE = ['--lease-ttl-ms', '4000'];
 const THIS_RELEASE = 'this release';
 
 const outputParts = (task: Task | undefined) => task?.artifacts?.find((a) => a.name === 'output')?.parts.length ?? 0;
