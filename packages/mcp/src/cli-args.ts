@@ -136,6 +136,9 @@ export function parseMcpArgs(argv: readonly string[], env: Env): McpCommand {
   const apiKey = values['api-key'] ?? env.TASKWIRE_API_KEY;
   if (apiKey) headers['x-api-key'] = apiKey;
   const auth = tokenProvider(values, env);
+  const bridgeToken = values['bridge-token'] ?? (env.TASKWIRE_MCP_TOKEN || undefined);
+  // A token no request can carry (empty, or with spaces) would shut every MCP client out.
+  if (values.http !== undefined && bridgeToken !== undefined && !/^\S+$/.test(bridgeToken)) throw new UsageError('--bridge-token (or TASKWIRE_MCP_TOKEN) needs a token without spaces');
   const timeoutMs = wholeNumber('timeout', values.timeout);
   return {
     help,
@@ -143,7 +146,7 @@ export function parseMcpArgs(argv: readonly string[], env: Env): McpCommand {
     httpPort: wholeNumber('http', values.http),
     host: values.host ?? '127.0.0.1',
     allowedHosts: values['allowed-host'] ?? [],
-    bridgeToken: values['bridge-token'] ?? (env.TASKWIRE_MCP_TOKEN || undefined),
+    bridgeToken,
     maxBodyBytes: wholeNumber('max-body', values['max-body']),
     sessionIdleMs: wholeNumber('session-idle', values['session-idle']),
     maxSessions: wholeNumber('max-sessions', values['max-sessions']),
