@@ -29,14 +29,15 @@ function showCard(report) {
   $('#iface').replaceChildren(el('option', { value: '' }, "the client's pick"), ...options);
 }
 
-/** The origin of `url` as the page shows it (the agent chose it: never trusted). */
-const originOf = (url) => (URL.canParse(url) ? new URL(url).origin : `an invalid URL (${url})`);
+/** The origin of `url` (parsed: the agent chose it, never trusted). */
+const originOf = (url) => new URL(url).origin;
 
 // A card that names a client-credentials token URL is offered, with its origin, never filled in by itself:
 // the client id and secret would go there, to a place the agent chose.
 function offerCardTokenUrl(card) {
   const grant = Object.values(card?.securitySchemes ?? {}).map((scheme) => scheme.oauth2SecurityScheme?.flows?.clientCredentials).find(Boolean);
-  const url = typeof grant?.tokenUrl === 'string' ? grant.tokenUrl : '';
+  // As the URL parser writes it: no line breaks, spaces or bidi characters of the agent's reach the page or the question.
+  const url = typeof grant?.tokenUrl === 'string' && URL.canParse(grant.tokenUrl) ? new URL(grant.tokenUrl).href : '';
   session.cardTokenUrl = url;
   $('#card-token-origin').textContent = url ? originOf(url) : '';
   $('#card-token-url').hidden = !url || $('#token-url').value.trim() === url;
@@ -45,7 +46,7 @@ function offerCardTokenUrl(card) {
 function useCardTokenUrl() {
   const url = session.cardTokenUrl;
   if (!url) return;
-  if (!confirm(`The agent's card names this token URL:\n${url}\n\nYour client id and secret would be sent to ${originOf(url)}. Use it?`)) return;
+  if (!confirm(`Your client id and secret would be sent to ${originOf(url)}.\n\nThe agent's card names this token URL: ${url}\n\nUse it?`)) return;
   $('#token-url').value = url;
   $('#card-token-url').hidden = true;
 }

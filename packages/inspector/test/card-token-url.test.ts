@@ -10,8 +10,11 @@ import { inspectorSuite } from './browser-kit.js';
 const { test, open, cleanup } = inspectorSuite();
 const TOKEN_URL = 'https://tokens.attacker.example:8443/oauth/token';
 
-/** Serves a card whose security scheme names TOKEN_URL for client credentials. */
-async function cardServer(): Promise<string> {
+/** A token URL that writes a sentence of its own into the question, naming another place, and pushes the true one out of sight. */
+const FORGED = `https://tokens.attacker.example:8443/t\n\nYour client id and secret would be sent to https://login.example.com. Use it?${'\n'.repeat(40)}`;
+
+/** Serves a card whose security scheme names `tokenUrl` (TOKEN_URL by default) for client credentials. */
+async function cardServer(tokenUrl = TOKEN_URL): Promise<string> {
   let base = '';
   const server = createServer((req, res) => {
     if (req.url !== '/.well-known/agent-card.json') return void res.writeHead(404).end();
@@ -24,7 +27,7 @@ async function cardServer(): Promise<string> {
       defaultInputModes: ['text/plain'],
       defaultOutputModes: ['text/plain'],
       skills: [],
-      securitySchemes: { oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: TOKEN_URL, scopes: {} } } } } },
+      securitySchemes: { oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl, scopes: {} } } } } },
       securityRequirements: [{ schemes: { oauth: { list: [] } } }],
     };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card));
@@ -53,5 +56,18 @@ describe("the inspector page and a card's token URL", () => {
     page.once('dialog', (dialog) => void dialog.accept());
     await page.click('#use-card-token-url');
     expect(await page.inputValue('#token-url')).toBe(TOKEN_URL);
+  });
+
+  test('asks in its own words first: a URL cannot write lines into the question', async () => {
+    const { page } = await open(await cardServer(FORGED));
+    await page.click('#oauth summary');
+    expect(await page.textContent('#card-token-origin')).toBe('https://tokens.attacker.example:8443');
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => void (asked.push(dialog.message()), dialog.accept()));
+    await page.click('#use-card-token-url');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.split('\n')[0]).toBe('Your client id and secret would be sent to https://tokens.attacker.example:8443.');
+    expect(asked[0]).not.toContain('sent to https://login.example.com');
+    expect(await page.inputValue('#token-url')).toBe(new URL(FORGED).href);
   });
 });

@@ -32,6 +32,8 @@ describe('parseMcpArgs', () => {
     expect(refused(['http://a', '--client-id', 'c'], { TASKWIRE_CLIENT_SECRET: 'hush' })).not.toContain('hush');
     expect(refused(['http://a', '--token', 't', '--client-id', 'c'])).toBe('give either --token or --client-id, not both');
     expect(refused(['http://a', '--nope'])).toContain("Unknown option '--nope'");
+    expect(refused(['http://a', '--http', '0', '--bridge-token', ''])).toBe('--bridge-token (or TASKWIRE_MCP_TOKEN) needs a token without spaces');
+    expect(refused(['http://a', '--http', '0'], { TASKWIRE_MCP_TOKEN: 'two words' })).not.toContain('two words');
   });
 });
 

@@ -42,9 +42,11 @@ and the tasks as resources. stdio by default.
 Options:
   --http <port>            serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio
   --host <address>         the address --http listens on (default 127.0.0.1); not loopback: a token is required
-  --allowed-host <name>    a host name --http also answers to besides loopback names and --host (repeatable)
+  --allowed-host <name>    a host name --http also answers to besides loopback names and --host (repeatable);
+                           one that is not loopback (a LAN or proxy name): a token is required
   --bridge-token <token>   the token MCP clients must send to --http as Authorization: Bearer (or set
-                           TASKWIRE_MCP_TOKEN); without it, a non-loopback --host gets a random one, printed once
+                           TASKWIRE_MCP_TOKEN); without it, a non-loopback --host or --allowed-host gets a
+                           random one, printed once
   --max-body <bytes>       the largest request body --http takes (default 4194304)
   --session-idle <ms>      end an --http session after <ms> without requests (default 1800000)
   --max-sessions <n>       --http sessions open at once (default 100)
@@ -134,6 +136,9 @@ export function parseMcpArgs(argv: readonly string[], env: Env): McpCommand {
   const apiKey = values['api-key'] ?? env.TASKWIRE_API_KEY;
   if (apiKey) headers['x-api-key'] = apiKey;
   const auth = tokenProvider(values, env);
+  const bridgeToken = values['bridge-token'] ?? (env.TASKWIRE_MCP_TOKEN || undefined);
+  // A token no request can carry (empty, or with spaces) would shut every MCP client out.
+  if (values.http !== undefined && bridgeToken !== undefined && !/^\S+$/.test(bridgeToken)) throw new UsageError('--bridge-token (or TASKWIRE_MCP_TOKEN) needs a token without spaces');
   const timeoutMs = wholeNumber('timeout', values.timeout);
   return {
     help,
@@ -141,7 +146,7 @@ export function parseMcpArgs(argv: readonly string[], env: Env): McpCommand {
     httpPort: wholeNumber('http', values.http),
     host: values.host ?? '127.0.0.1',
     allowedHosts: values['allowed-host'] ?? [],
-    bridgeToken: values['bridge-token'] ?? (env.TASKWIRE_MCP_TOKEN || undefined),
+    bridgeToken,
     maxBodyBytes: wholeNumber('max-body', values['max-body']),
     sessionIdleMs: wholeNumber('session-idle', values['session-idle']),
     maxSessions: wholeNumber('max-sessions', values['max-sessions']),

@@ -95,6 +95,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpBridge> 
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const sessions = new Map<string, Session>();
+  /** Initializes under way: they count against the cap until they are a session or refused, so that a burst cannot pass it. */
+  let opening = 0;
   const owners = new TaskOwners();
 
   const end = (id: string, session: Session) => {
@@ -137,12 +139,27 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpBridge> 
     if (id !== undefined) return reply(res, 404, 'Unknown or ended session; initialize a new one');
     if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'No session: send initialize first');
     sweep();
-    if (sessions.size >= maxSessions) return reply(res, 503, `The bridge has ${maxSessions} sessions open; end one (DELETE) or try later`);
+    if (sessions.size + opening >= maxSessions) return reply(res, 503, `The bridge has ${maxSessions} sessions open; end one (DELETE) or try later`);
+    opening++;
+    let counted = true;
+    const opened = () => counted && ((counted = false), opening--);
+    try {
+      await open(req, res, body, opened);
+    } finally {
+      opened();
+    }
+  };
+
+  /** Makes the server and transport of a new session for an `initialize` (`opened` when it becomes one); a refused one leaves nothing behind. */
+  const open = async (req: IncomingMessage, res: ServerResponse, body: unknown, opened: () => void) => {
     const principal = options.token !== undefined ? TOKEN_HOLDER : randomUUID();
     const server = await options.newServer({ scope: owners.scope(principal) });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, server, principal, lastSeen: Date.now(), busy: 0 }),
+      onsessioninitialized: (sessionId) => {
+        opened();
+        sessions.set(sessionId, { transport, server, principal, lastSeen: Date.now(), busy: 0 });
+      },
     });
     transport.onclose = () => {
       const sessionId = transport.sessionId;

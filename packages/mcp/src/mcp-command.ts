@@ -7,6 +7,7 @@ import { AgentLink } from './agent-link.js';
 import { parseMcpArgs, USAGE, UsageError } from './cli-args.js';
 import { createMcpServer } from './create-server.js';
 import type { SessionContext } from './http-server.js';
+import { hostName } from './http-guard.js';
 import { isLoopback, serveHttp } from './http-server.js';
 
 /** Where the command writes (stdout is MCP's own on stdio: the command writes there only with --help). */
@@ -60,8 +61,9 @@ export async function runMcp(argv: readonly string[], io: McpCliIo): Promise<num
     io.signal?.addEventListener('abort', () => resolve(), { once: true });
   });
   if (command.httpPort !== undefined) {
-    // Off loopback a token is a must: made here when none was given, and printed once.
-    const made = command.bridgeToken === undefined && !isLoopback(command.host) ? randomBytes(32).toString('base64url') : undefined;
+    // Reachable from beyond this machine (a non-loopback --host, or an --allowed-host name a proxy forwards), a token is a must: made here when none was given, and printed once.
+    const exposed = !isLoopback(command.host) || command.allowedHosts.some((name) => !isLoopback(hostName(name)));
+    const made = command.bridgeToken === undefined && exposed ? randomBytes(32).toString('base64url') : undefined;
     const token = command.bridgeToken ?? made;
     const bridge = await serveHttp({
       port: command.httpPort,
@@ -78,7 +80,7 @@ export async function runMcp(argv: readonly string[], io: McpCliIo): Promise<num
     const lines = [`taskwire-mcp: serving ${command.agentUrl} over Streamable HTTP at ${bridge.url}`];
     if (made) lines.push(`taskwire-mcp: MCP clients must send Authorization: Bearer ${made} (shown once; set --bridge-token or TASKWIRE_MCP_TOKEN to choose it)`);
     else if (token !== undefined) lines.push('taskwire-mcp: MCP clients must send Authorization: Bearer <the token given>');
-    if (!isLoopback(command.host)) lines.push('taskwire-mcp: warning: this address is not loopback; whoever has the token calls the agent with the credentials given here');
+    if (exposed) lines.push('taskwire-mcp: warning: this bridge answers beyond loopback (--host or --allowed-host); whoever has the token calls the agent with the credentials given here');
     io.stderr.write(`${lines.join('\n')}\n`);
     await stopped;
     await bridge.close();

@@ -5,7 +5,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { A2AClient } from '@taskwire/client';
-import { applyResponse, untilSettled } from '@taskwire/client';
+import { applyResponse, stripControls, untilSettled } from '@taskwire/client';
 import type { Message, Part, StreamResponse, Task } from '@taskwire/core';
 import { isSettled } from '@taskwire/core';
 import { errorResult, messageResult, metaOfTask, stateName, taskResult, textOf } from './content.js';
@@ -115,8 +115,9 @@ async function oneTurn(ctx: TurnContext, message: Message, signal: AbortSignal, 
 /**
  * What an elicitation says: that a remote A2A agent asks, named as the user
  * configured it (a name given to the bridge, and its configured URL), then
- * the agent's question as its own quoted words. The agent's card never
- * names it here, so it cannot pass for the MCP client or another tool.
+ * the agent's question as its own quoted words (the caller strips it of
+ * control, bidi and zero-width characters). The agent's card never names it
+ * here, so it cannot pass for the MCP client or another tool.
  */
 export function elicitationMessage(ctx: Pick<TurnContext, 'agent' | 'agentName'>, question: string): string {
   const who = ctx.agentName && ctx.agentName !== ctx.agent ? `"${ctx.agentName}" (${ctx.agent})` : ctx.agent;
@@ -129,7 +130,8 @@ export function elicitationMessage(ctx: Pick<TurnContext, 'agent' | 'agentName'>
  * (then the model gets the question). Rejects only when `signal` aborted.
  */
 async function elicit(ctx: TurnContext, task: Task, signal: AbortSignal): Promise<string | undefined> {
-  const question = textOf(task.status.message) || 'The agent needs more input.';
+  // Shown to a person: without the control, bidi and zero-width characters that could hide or reorder what it says.
+  const question = stripControls(textOf(task.status.message)) || 'The agent needs more input.';
   const answer = await ctx.extra.sendRequest(
     {
       method: 'elicitation/create',

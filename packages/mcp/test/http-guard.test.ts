@@ -62,6 +62,19 @@ function post(port: number, headers: Record<string, string>, body = INIT): Promi
   });
 }
 
+/** A raw POST whose body goes in `chunks` pieces (chunked, no Content-Length) to 127.0.0.1:`port`. */
+function postChunked(port: number, headers: Record<string, string>, piece: string, chunks: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    for (let i = 0; i < chunks; i++) req.write(piece);
+    req.end();
+  });
+}
+
 /** The token a bridge printed once, at start. */
 function printedToken(stderr: string): string {
   const found = /Authorization: Bearer (\S+) \(shown once/.exec(stderr);
@@ -96,8 +109,11 @@ describe('taskwire-mcp --http checks Host and Origin whatever --host is', () => 
 });
 
 describe("taskwire-mcp --http's own token", () => {
-  it('off loopback: a random token, printed once, is required on every request', { timeout: 60_000 }, async () => {
-    const running = await bridge(['--host', '0.0.0.0']);
+  it.each([
+    ['off loopback', ['--host', '0.0.0.0']],
+    ['on loopback with a name from beyond this machine (a proxy)', ['--allowed-host', 'mcp.proxy.example']],
+  ])('%s: a random token, printed once, is required on every request', { timeout: 60_000 }, async (_, args) => {
+    const running = await bridge(args);
     try {
       const token = printedToken(running.stderr());
       expect(token.length).toBeGreaterThanOrEqual(40);
@@ -133,6 +149,8 @@ describe("taskwire-mcp --http's body bound", () => {
       expect((await post(running.port, host, big)).status).toBe(413);
       // Not even JSON: refused for its size, not its syntax.
       expect((await post(running.port, host, `{${'y'.repeat(4096)}`)).status).toBe(413);
+      // Chunked, without Content-Length: counted as it arrives.
+      expect(await postChunked(running.port, host, 'z'.repeat(1024), 4)).toBe(413);
       expect((await post(running.port, host)).status).toBe(200);
     } finally {
       await running.stop();

@@ -27,8 +27,8 @@ afterAll(async () => {
   await agent?.close();
 });
 
-/** A bridge in this process that counts the servers it made and closed. */
-async function counted(options: Partial<ServeHttpOptions> = {}): Promise<{ bridge: HttpBridge; made: () => number; closed: () => number }> {
+/** A bridge in this process that counts the servers it made and closed; `hold` runs before each server is made. */
+async function counted(options: Partial<ServeHttpOptions> = {}, hold?: () => Promise<void>): Promise<{ bridge: HttpBridge; made: () => number; closed: () => number }> {
   let made = 0;
   let closed = 0;
   const bridge = await serveHttp({
@@ -36,6 +36,7 @@ async function counted(options: Partial<ServeHttpOptions> = {}): Promise<{ bridg
     ...options,
     newServer: async ({ scope }) => {
       made++;
+      await hold?.();
       const server: McpServer = await createMcpServer({ agent: link, scope });
       const close = server.close.bind(server);
       let once = false;
@@ -87,6 +88,32 @@ describe('Streamable HTTP sessions', () => {
       expect(full.status).toBe(503);
       expect(made()).toBe(2);
       expect(bridge.sessions).toBe(2);
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  it('the cap holds against a burst: initializes under way count, so no more than the cap become sessions', async () => {
+    // Every server is made only once all 8 initializes were either refused or are making one, so all 8 race the cap.
+    let refused = 0;
+    let entered = 0;
+    let release!: () => void;
+    const all = new Promise<void>((resolve) => (release = resolve));
+    const settled = () => entered + refused === 8 && release();
+    const { bridge, made } = await counted({ maxSessions: 3 }, async () => (entered++, settled(), all));
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const res = await init(bridge.url);
+          if (res.status === 503) (refused++, settled());
+          await res.body?.cancel();
+          return res.status;
+        }),
+      );
+      expect(statuses.filter((status) => status === 200)).toHaveLength(3);
+      expect(statuses.filter((status) => status === 503)).toHaveLength(5);
+      expect(made()).toBe(3);
+      expect(bridge.sessions).toBe(3);
     } finally {
       await bridge.close();
     }

@@ -186,6 +186,10 @@ export class SqlitePushConfigStore implements PushConfigStore {
     if (this.options.encryption && plain(entry.config)) {
       throw new Error(`the push config ${entry.config.id} of task ${entry.config.taskId} has secrets stored without encryption, written after this database's one-time sealing step (from a backup?): nothing is sent; set the config again to repair it`);
     }
+    if (this.options.encryption && String((entry.config as { sealed?: unknown }).sealed).startsWith('tw1:')) {
+      // An earlier release's format (not bound to URL and owner): this store never reseals it, so it is refused, not opened.
+      throw new Error(`the push config ${entry.config.id} of task ${entry.config.taskId} has secrets sealed by an earlier release, not bound to its URL and owner (from a backup?): nothing is sent; set the config again to repair it`);
+    }
     if (this.options.encryption) return this.options.encryption.open(entry);
     if ((entry.config as { sealed?: unknown }).sealed !== undefined) {
       throw new Error(`the push config ${entry.config.id} of task ${entry.config.taskId} has encrypted secrets: open the store with its encryption option`);

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { pushSecretBox } from '@taskwire/core/push';
+import { sealLegacyPushSecrets } from '@taskwire/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createSqlitePushConfigStore, PUSH_SECRETS_SEALED } from '../src/index.js';
 import { nodeSqlite } from '../src/node.js';
 
-const sealer = () => pushSecretBox({ current: 'k1', keys: { k1: randomBytes(32) } })!;
+const sealer = (key = randomBytes(32)) => pushSecretBox({ current: 'k1', keys: { k1: key } })!;
 const config = (id: string) => ({ owner: 'alice', delivered: 0, config: { taskId: 't1', id, url: `https://hooks.example.com/${id}`, token: `secret-${id}` } });
 
 describe('push secrets sealed once per SQLite database', () => {
@@ -26,6 +27,19 @@ describe('push secrets sealed once per SQLite database', () => {
     expect((error as Error).message).toMatch(/without encryption.*set the config again/);
     expect((error as Error).message).not.toMatch(/secret-late/);
     expect(await reopened.get('t1', 'early')).toEqual(config('early'));
+    await driver.close();
+  });
+
+  it('refuses a value sealed by an earlier release (never resealed here), saying how to repair it', async () => {
+    const driver = nodeSqlite(':memory:');
+    const key = randomBytes(32);
+    const store = await createSqlitePushConfigStore({ driver, encryption: sealer(key) });
+    const legacy = sealLegacyPushSecrets(config('old').config, 'k1', key);
+    await driver.query('INSERT INTO taskwire_push_configs (task_id, config_id, owner, delivered, config) VALUES (?1, ?2, ?3, 0, ?4)', ['t1', 'old', 'alice', JSON.stringify(legacy)]);
+    const error = await store.get('t1', 'old').catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/sealed by an earlier release.*nothing is sent; set the config again to repair it/);
+    expect((error as Error).message).not.toMatch(/reseals/);
     await driver.close();
   });
 });
