@@ -11,10 +11,10 @@ import { violate } from './invariants.js';
 import type { Replica, World } from './model-state.js';
 
 /** What an event is: the status a commit leaves, or the whole task logged before a gap (`{ task }`). */
-export type EventKind = 'submitted' | 'working' | 'input-required' | 'completed' | 'failed' | 'task';
+export type EventKind = 'submitted' | 'working' | 'input-required' | 'completed' | 'failed' | 'canceled' | 'task';
 
 /** Which commit logged an event (a violation's cause). */
-export type CommitPath = 'create' | 'continuation' | 'run' | 'settle' | 'after-loss' | 'stop';
+export type CommitPath = 'create' | 'continuation' | 'run' | 'settle' | 'after-loss' | 'stop' | 'cancel';
 
 /** `replica` has committed or sent `task` up to `seq` (`PublishedSequences.note`). */
 function note(replica: Replica, task: string, seq: number): void {

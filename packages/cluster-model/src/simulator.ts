@@ -5,6 +5,7 @@
  * step; a failing sequence is shrunk and replays from its seed and path.
  */
 import fc from 'fast-check';
+import { cancel } from './cancel.js';
 import { contract, crash, cut, inject, pause, restart, retry, send, stop, subscribe } from './client-actions.js';
 import { failover, MAX_LOST_COMMITS } from './failover.js';
 import { checkInvariants } from './invariants.js';
@@ -16,7 +17,7 @@ import { tick } from './replica-tick.js';
 export type Action =
   | { readonly t: 'tick'; readonly n: number }
   | { readonly t: 'send' | 'retry'; readonly r: number; readonly task: number; readonly blocking: boolean; readonly shape: RunShape }
-  | { readonly t: 'subscribe' | 'crash' | 'restart'; readonly r: number; readonly task: number }
+  | { readonly t: 'subscribe' | 'crash' | 'restart' | 'cancel'; readonly r: number; readonly task: number }
   | { readonly t: 'fault'; readonly r: number; readonly on: StatementKind; readonly kind: 'transient' | 'lost-answer' }
   | { readonly t: 'pause' | 'cut'; readonly r: number; readonly ticks: number }
   | { readonly t: 'stop'; readonly r: number; readonly inFlight: boolean }
@@ -35,6 +36,8 @@ export interface ModelConfig {
   readonly lostCommitsFix?: boolean;
   /** False: no run ends input-required, so no task is continued (the scenarios issue 43's fixes cover); unset: true. */
   readonly continuations?: boolean;
+  /** True: clients cancel tasks (CancelTask with no grace); unset: false. */
+  readonly cancels?: boolean;
   /** False: no take-over's answer is lost (a fault aimed at one is transient); unset: true. */
   readonly lostTakeOverAnswers?: boolean;
   /** True: an asynchronous failover loses no commit numbered after a take-over's gap (see failover.ts); unset: false. */
@@ -58,8 +61,10 @@ export function actionArb(config: ModelConfig): fc.Arbitrary<Action> {
   const on = fc.constantFrom<StatementKind>('claim', 'read', 'commit', 'settle', 'renew', 'takeover', 'push');
   const fault = fc.record({ t: fc.constant('fault' as const), r, on, kind: fc.constantFrom('transient' as const, 'lost-answer' as const) });
   const failovers = config.failover === undefined ? [] : [{ weight: 1, arbitrary: failoverArb(config.failover) }];
+  const cancels = config.cancels === true ? [{ weight: 1, arbitrary: fc.record({ t: fc.constant('cancel' as const), r, task }) }] : [];
   return fc.oneof(
     ...failovers,
+    ...cancels,
     { weight: 10, arbitrary: fc.record({ t: fc.constant('tick' as const), n: fc.integer({ min: 1, max: 6 }) }) },
     { weight: 5, arbitrary: fc.record({ t: fc.constantFrom('send' as const, 'retry' as const), r, task, blocking: fc.boolean(), shape }) },
     { weight: 2, arbitrary: fc.record({ t: fc.constantFrom('subscribe' as const, 'crash' as const, 'restart' as const), r, task }) },
@@ -93,6 +98,7 @@ export function apply(w: World, action: Action): void {
     if (action.t === 'send') send(w, replica, task, action.shape, action.blocking);
     else if (action.t === 'retry') retry(w, replica, task, action.shape, action.blocking);
     else if (action.t === 'subscribe') subscribe(w, replica, task);
+    else if (action.t === 'cancel') cancel(w, replica, task);
     else if (action.t === 'crash') crash(w, replica);
     else if (action.t === 'restart') restart(w, replica);
     else if (action.t === 'fault') inject(replica, { on: action.on, kind: action.kind });
