@@ -11,10 +11,12 @@ import { type Db, isTerminal, type Replica, type World } from './model-state.js'
 import { abortRuns, active, statement } from './replica-ops.js';
 
 /**
- * Model of a cancel's commit (`leaseSql` with no lease): the task is
- * terminal, one event logged, its lease released (so no run's later commit
- * lands: core's reducer refuses a transition out of a terminal state).
- * False when the task is gone or terminal (TaskNotCancelable).
+ * Model of a cancel's commit (an update with no lease condition): the task
+ * is terminal, one event logged. The store leaves the lease columns as they
+ * were but refuses every later commit to a terminal task (its update's
+ * `state NOT IN` the terminal states); the model releases the lease, to
+ * the same effect on runs' commits. False when the task is gone or
+ * terminal (TaskNotCancelable).
  */
 export function cancelTransition(db: Db, id: string): boolean {
   const row = db.tasks[id];
