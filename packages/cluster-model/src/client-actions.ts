@@ -3,7 +3,9 @@
  * waiting calls, an operator's contract step, and the
  * faults of processes (stalls, cut paths, crashes, clean stops).
  */
-import { claimTransition, expireOwnTransition, holdTransition } from './db-transitions.js';
+import { claimTransition, expireOwnTransition } from './db-transitions.js';
+import { sent } from './event-log.js';
+import { commitEvent, runCommit } from './lost-commits.js';
 import { type Fault, LEASE, REFINEMENTS, type Replica, type World } from './model-state.js';
 import { abortRuns, active, gone, type RunShape, startRun, statement } from './replica-ops.js';
 
@@ -27,12 +29,14 @@ function wait(w: World, replica: Replica, task: string): void {
  */
 export function send(w: World, replica: Replica, task: string, shape: RunShape, blocking: boolean): void {
   const row = w.db.tasks[task];
-  if (!active(w, replica) || (row && row.status !== 'input-required')) return;
+  // A task a failover lost whole is not found (a new task would have a new id).
+  if (!active(w, replica) || (row && row.status !== 'input-required') || (!row && w.created[task])) return;
   const message = `m${w.nextId++}`;
   const outcome = statement(w, replica, 'claim');
   if (outcome === 'transient') return;
   if (!row) w.db.push[task] = { delivered: 0, claimHolder: null, claimExpires: null };
-  claimTransition(w.db, task, replica.id, LEASE, 'submitted', 'no', message);
+  w.created[task] = true;
+  commitEvent(w, replica, task, 'submitted', row ? 'continuation' : 'create', (db) => claimTransition(db, task, replica.id, LEASE, 'submitted', 'no', message));
   if (outcome === 'lost-answer') {
     gone(w, task, w.db.tasks[task]!.epoch!, 'lost-claim-answer');
     if (w.design === 'old' || statement(w, replica, 'read') !== 'ok') return;
@@ -41,6 +45,7 @@ export function send(w: World, replica: Replica, task: string, shape: RunShape, 
   }
   startRun(w, replica, task, message, w.db.tasks[task]!.epoch!, shape);
   ack(w, task, message);
+  sent(w, replica, task, w.db.tasks[task]!.seq);
   if (blocking) wait(w, replica, task);
 }
 
@@ -59,6 +64,7 @@ export function retry(w: World, replica: Replica, task: string, shape: RunShape,
   if (!row || !active(w, replica)) return;
   const message = row.messages.at(-1)!;
   ack(w, task, message);
+  sent(w, replica, task, row.seq);
   const mine = replica.runs.some((r) => r.task === task && !r.aborted) || replica.holds[task] !== undefined;
   if (row.status === 'submitted' && !mine) {
     const outcome = statement(w, replica, 'claim');
@@ -76,7 +82,9 @@ export function retry(w: World, replica: Replica, task: string, shape: RunShape,
 /** A stream or resubscribe on `task` in `replica`, while the task runs. */
 export function subscribe(w: World, replica: Replica, task: string): void {
   const row = w.db.tasks[task];
-  if (row && active(w, replica) && (row.status === 'submitted' || row.status === 'working')) wait(w, replica, task);
+  if (!row || !active(w, replica) || (row.status !== 'submitted' && row.status !== 'working')) return;
+  sent(w, replica, task, row.seq);
+  wait(w, replica, task);
 }
 
 /**
@@ -142,7 +150,7 @@ export function stop(w: World, replica: Replica, inFlight: boolean): void {
   const late = replica.runs.find((r) => !r.aborted);
   for (const task of new Set(replica.runs.map((r) => r.task))) abortRuns(w, replica, task, 'stop');
   if (statement(w, replica, 'renew') !== 'transient') expireOwnTransition(w.db, replica.id);
-  if (inFlight && late) holdTransition(w.db, late.task, replica.id, late.epoch, LEASE, 'working');
+  if (inFlight && late) runCommit(w, replica, late, 'working', 'stop');
   down(w, replica, 'stop');
 }
 
@@ -155,5 +163,5 @@ export function stop(w: World, replica: Replica, inFlight: boolean): void {
 export function restart(w: World, replica: Replica): void {
   if (replica.up || (w.design === 'fixed' && replica.release === 'prev' && w.db.contracted)) return;
   replica.restarts++;
-  Object.assign(replica, { up: true, known: [], id: `${replica.id.split('.')[0]}.${replica.restarts}`, pausedUntil: 0, cutUntil: 0, lastRenew: w.db.now, lastSweep: w.db.now });
+  Object.assign(replica, { up: true, known: [], published: {}, id: `${replica.id.split('.')[0]}.${replica.restarts}`, pausedUntil: 0, cutUntil: 0, lastRenew: w.db.now, lastSweep: w.db.now });
 }

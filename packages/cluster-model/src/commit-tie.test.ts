@@ -1,14 +1,15 @@
 // Ties the model's commit transitions to the store: a replica's commit (PostgresTaskStore with shared commits,
 // whose statements carry `leaseSql` of task-sql.ts) claiming or holding a task's lease, from random small rows,
 // must land or be refused, and leave the lease columns, exactly as claimTransition / holdTransition say. An owed
-// run's claim (`ifFree`, with the `heldEpoch` of `TaskLeases.claimIfFree`) is the model's `free-or-mine`.
-import { LeaseLostError, type LeaseCondition, type Task } from '@taskwire/core';
+// run's claim (`ifFree`, with the `heldEpoch` of `TaskLeases.claimIfFree`) is the model's `free-or-mine`; a commit
+// from a sequence (`TaskStore.commitFrom`, issue 43's gap) is commitFromTransition.
+import { LeaseLostError, type LeaseCondition, type Task, VersionConflictError } from '@taskwire/core';
 import { createPostgresTaskStore } from '@taskwire/postgres';
 import { describePostgres } from '@taskwire/postgres/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { quoteSchema } from '../../postgres/src/schema-name.js';
-import { claimTransition, holdTransition } from './db-transitions.js';
+import { claimTransition, commitFromTransition, holdTransition } from './db-transitions.js';
 import type { Db, Status } from './model-state.js';
 
 const TICK_MS = 1_000;
@@ -94,6 +95,56 @@ describePostgres("commits' lease conditions are claimTransition and holdTransiti
         );
         const row = db.tasks[id]!;
         expect(rows[0]).toEqual({ state: STATE[row.status], lease_holder: row.holder, lease_epoch: row.epoch, expires: row.expires, lease_takeovers: row.takeovers });
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+  });
+  it('a commit from a sequence (`commitFrom`, under a hold) lands or is refused and leaves the row as commitFromTransition says', { timeout: 120_000 }, async () => {
+    const pool = database.pool;
+    const fromArb = fc.record({
+      from: fc.constantFrom<Status>('submitted', 'working', 'input-required'),
+      holder: fc.constantFrom(null, 'r0', 'r0', 'r1'),
+      epoch: fc.integer({ min: 1, max: 2 }),
+      held: fc.integer({ min: 1, max: 2 }),
+      seq: fc.integer({ min: 0, max: 4 }),
+      // The first sequence around the stored last one: the guard's edge (equal) is the case that matters.
+      offset: fc.integer({ min: -1, max: 2 }),
+      to: fc.constantFrom<Status>('working', 'completed', 'failed'),
+    });
+    await fc.assert(
+      fc.asyncProperty(fromArb, async (c) => {
+        const id = `f${next++}`;
+        const first = Math.max(1, c.seq + c.offset);
+        const task = (state: Status): Task => ({ id, contextId: 'c', status: { state: STATE[state] } });
+        await store.commit({ task: task(c.from), expectedVersion: 0, owner: 'o', events: [] });
+        await pool.query(
+          `UPDATE ${S}.tasks SET lease_holder = $2, lease_epoch = $3, lease_expires_at = now() + interval '5 seconds', lease_takeovers = 0, last_sequence = $4 WHERE id = $1`,
+          [id, c.holder, c.holder === null ? null : c.epoch, c.seq],
+        );
+        const db: Db = {
+          now: 0,
+          tasks: { [id]: { status: c.from, holder: c.holder, epoch: c.holder === null ? null : c.epoch, expires: 5, takeovers: 0, seq: c.seq, messages: [] } },
+          heartbeats: {},
+          nextEpoch: 1,
+          push: {},
+          contracted: true,
+        };
+        const landed = commitFromTransition(db, id, first, 1, (d) => holdTransition(d, id, 'r0', c.held, TTL, c.to));
+        const lease: LeaseCondition = { kind: 'hold', holder: 'r0', epoch: c.held, ttlMs: TTL * TICK_MS };
+        const outcome = await store.commitFrom({ task: task(c.to), expectedVersion: 1, owner: 'o', events: [{ task: task(c.to) }], lease }, first).then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof LeaseLostError || error instanceof VersionConflictError) return false;
+            throw error;
+          },
+        );
+        expect(outcome).toBe(landed);
+        const { rows } = await pool.query(
+          `SELECT state, lease_holder, lease_epoch, lease_expires_at IS NULL AS released, last_sequence::int AS seq FROM ${S}.tasks WHERE id = $1`,
+          [id],
+        );
+        const row = db.tasks[id]!;
+        expect(rows[0]).toEqual({ state: STATE[row.status], lease_holder: row.holder, lease_epoch: row.epoch, released: row.expires === null, seq: row.seq });
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );

@@ -255,3 +255,17 @@ export function expireTakenTransition(db: Db, id: string, holder: string, epoch:
   const row = db.tasks[id];
   if (row && row.holder === holder && row.epoch === epoch && isRunning(row.status)) row.expires = db.now;
 }
+
+/**
+ * Model of `TaskStore.commitFrom` (`updateFrom` in task-sql.ts): a commit
+ * of `count` events numbered from `first`, the numbers between the stored
+ * last sequence and `first` left unused; refused (false) unless the row's
+ * `last_sequence` is below `first`, or when `commit` (the commit's own lease
+ * transition, logging one event) refuses.
+ */
+export function commitFromTransition(db: Db, id: string, first: number, count: number, commit: (db: Db) => boolean): boolean {
+  const row = db.tasks[id];
+  if (!row || row.seq >= first || !commit(db)) return false;
+  row.seq = first - 1 + count;
+  return true;
+}

@@ -75,6 +75,8 @@ export interface Run {
   /** The agent goes on after its run is aborted (the worst case: as if the runner kept committing its events). */
   ignoresAbort: boolean;
   aborted: boolean;
+  /** The task's last sequence as this run last committed it (its in-memory record). */
+  seq: number;
 }
 
 /** A call waiting for its task to settle (a blocking send, a stream, a resubscribe). */
@@ -106,7 +108,7 @@ export interface Fault {
 }
 
 /** Why a task's run went away (reported with an orphan that never settled). */
-export type GoneWhy = 'given-up' | 'lease-lost' | 'lost-claim-answer' | 'settle-failed' | 'takeover-answer-lost' | 'crash' | 'stop' | 'aborted';
+export type GoneWhy = 'given-up' | 'lease-lost' | 'lost-claim-answer' | 'settle-failed' | 'takeover-answer-lost' | 'crash' | 'stop' | 'aborted' | 'store-went-back';
 
 /** A replica process. */
 export interface Replica {
@@ -132,6 +134,8 @@ export interface Replica {
   known: string[];
   /** Restarts so far (a restarted process has a new holder id). */
   restarts: number;
+  /** Task to the newest sequence this process committed or sent a client (`PublishedSequences`; issue 43's fix reads it, a restart forgets it). */
+  published: Record<string, number>;
 }
 
 /** A violation of one named invariant. */
@@ -150,7 +154,8 @@ export type InvariantKind =
   | 'at-most-once'
   | 'push-monotonic'
   | 'acknowledged-kept'
-  | 'healthy-run-kept';
+  | 'healthy-run-kept'
+  | 'sequence-kept';
 
 /** The whole model: database, replicas, and what the checkers remember. */
 export interface World {
@@ -175,6 +180,20 @@ export interface World {
   violations: Violation[];
   /** Why the run of each `task/epoch` went away. */
   why: Record<string, GoneWhy>;
+  /** Issue 43's fixes for commits a failover lost (see lost-commits.ts); off: the protocol before them. */
+  lostCommitsFix: boolean;
+  /** The events logged (`task_events`), per task: sequence to event (`kind@replica#n`, unique per commit). */
+  stored: Record<string, Record<number, string>>;
+  /** What clients were sent, per task: sequence to event (`sequence-kept`). */
+  seen: Record<string, Record<number, string>>;
+  /** Tasks ever created (a task a failover lost whole is not created again: its id is the server's). */
+  created: Record<string, true>;
+  /** The database (and its log) right after each of the newest event commits, the oldest first: what a standby behind may hold. */
+  journal: { db: Db; stored: Record<string, Record<number, string>>; top: number }[];
+  /** How many states {@link journal} keeps (0: no failover that loses commits, nothing kept). */
+  journalLength: number;
+  /** An asynchronous failover loses no commit numbered after a take-over's gap (the scenarios issue 43's gap covers; see failover.ts). */
+  failoverSparesGaps: boolean;
 }
 
 /**
@@ -195,9 +214,9 @@ export const isRunning = (s: Status): boolean => s === 'submitted' || s === 'wor
 /** True for completed and failed (`TERMINAL_STATE_LIST`). */
 export const isTerminal = (s: Status): boolean => s === 'completed' || s === 'failed';
 
-/** A new world of `replicas` replicas (`prev` ones of the release before heartbeats), the step not yet recorded when one is `prev`. */
-export function newWorld(design: Design, rerunOrphans: number, releases: readonly ('new' | 'prev')[]): World {
-  return {
+/** A new world of `replicas` replicas (`prev` ones of the release before heartbeats), the step not yet recorded when one is `prev`; issue 43's fixes on unless `lostCommitsFix` is false; `journalLength` states kept for an asynchronous failover (`failoverSparesGaps`: see {@link World}). */
+export function newWorld(design: Design, rerunOrphans: number, releases: readonly ('new' | 'prev')[], lostCommitsFix = true, journalLength = 0, failoverSparesGaps = false): World {
+  const w: World = {
     design,
     rerunOrphans,
     db: { now: 0, tasks: {}, heartbeats: {}, nextEpoch: 1, push: {}, contracted: !releases.includes('prev') },
@@ -216,6 +235,7 @@ export function newWorld(design: Design, rerunOrphans: number, releases: readonl
       lastSweep: -i,
       known: [],
       restarts: 0,
+      published: {},
     })),
     nextId: 1,
     orphanSince: {},
@@ -227,5 +247,14 @@ export function newWorld(design: Design, rerunOrphans: number, releases: readonl
     terminal: {},
     violations: [],
     why: {},
+    lostCommitsFix,
+    stored: {},
+    seen: {},
+    created: {},
+    journal: [],
+    journalLength,
+    failoverSparesGaps,
   };
+  if (journalLength > 0) w.journal.push(structuredClone({ db: w.db, stored: w.stored, top: 0 }));
+  return w;
 }

@@ -34,7 +34,9 @@ export function sendPushes(w: World, replica: Replica): void {
   const due = replica.pushes.filter((p) => p.at < w.db.now);
   replica.pushes = replica.pushes.filter((p) => p.at >= w.db.now);
   for (const attempt of due) {
-    const push = w.db.push[attempt.task]!;
+    const push = w.db.push[attempt.task];
+    // A config a failover lost with its task: nothing to send.
+    if (!push) continue;
     if (w.design === 'fixed') {
       if (statement(w, replica, 'push') === 'transient') continue;
       if (push.claimHolder !== replica.id || push.claimExpires === null || push.claimExpires < w.db.now || push.delivered >= attempt.seq) continue;

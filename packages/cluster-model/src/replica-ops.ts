@@ -5,6 +5,7 @@
  * design chosen.
  */
 import { expireTakenTransition, holdTransition, type Taken } from './db-transitions.js';
+import { commitEvent } from './lost-commits.js';
 import { pushBegin } from './push-delivery.js';
 import { type GoneWhy, LEASE, type Replica, type Run, type StatementKind, type World } from './model-state.js';
 
@@ -33,7 +34,7 @@ export const RERUN: RunShape = { commits: 1, wait: 3, ends: 'completed', ignores
 
 /** Starts the agent on `task` for `message` at `epoch` in `replica`, holding the lease; counts the start. */
 export function startRun(w: World, replica: Replica, task: string, message: string, epoch: number, shape: RunShape): Run {
-  const run: Run = { id: w.nextId++, task, message, epoch, commitsLeft: shape.commits, wait: shape.wait, every: shape.wait, ends: shape.ends, ignoresAbort: shape.ignoresAbort, aborted: false };
+  const run: Run = { id: w.nextId++, task, message, epoch, commitsLeft: shape.commits, wait: shape.wait, every: shape.wait, ends: shape.ends, ignoresAbort: shape.ignoresAbort, aborted: false, seq: w.db.tasks[task]?.seq ?? 0 };
   replica.runs.push(run);
   replica.holds[task] = { epoch, renewedAt: w.db.now };
   replica.known.push(`${task}/${epoch}`);
@@ -96,7 +97,7 @@ export function settleTaken(w: World, replica: Replica, taken: Taken): void {
     if (statement(w, replica, 'settle') !== 'transient') expireTakenTransition(w.db, taken.id, replica.id, taken.epoch);
     return;
   }
-  if (holdTransition(w.db, taken.id, replica.id, taken.epoch, LEASE, 'failed')) pushBegin(w, replica, taken.id);
+  if (commitEvent(w, replica, taken.id, 'failed', 'settle', (db) => holdTransition(db, taken.id, replica.id, taken.epoch, LEASE, 'failed'))) pushBegin(w, replica, taken.id);
 }
 
 /** True when `replica` can act now: up and not stalled. */

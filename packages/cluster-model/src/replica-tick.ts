@@ -4,8 +4,9 @@
  * run at once after a stall, as timers do), its runs' commits, its push
  * deliveries, and answers its waiting calls.
  */
-import { beatTransition, holdTransition, previousRelease, renewTransition, takeOverOwnTransition, takeOverTransition, type Taken } from './db-transitions.js';
+import { beatTransition, previousRelease, renewTransition, takeOverOwnTransition, takeOverTransition, type Taken } from './db-transitions.js';
 import { violate } from './invariants.js';
+import { runCommit, takenOver } from './lost-commits.js';
 import { GIVE_UP, isRunning, LEASE, RENEW_EVERY, type Replica, SWEEP_EVERY, type World } from './model-state.js';
 import { pushBegin, sendPushes, sweepPushClaims } from './push-delivery.js';
 import { active, finishRun, gone, settleTaken, statement, stopRun } from './replica-ops.js';
@@ -73,7 +74,14 @@ function sweep(w: World, replica: Replica): void {
   if (outcome !== 'transient') {
     const taken = replica.release === 'prev' ? previousRelease.takeOver(w.db, replica.id, LEASE, heldIds) : takeOverTransition(w.db, replica.id, LEASE, false, 100, heldIds);
     checkHealthy(w, before, taken);
-    for (const t of taken) outcome === 'ok' ? settleTaken(w, replica, t) : gone(w, t.id, t.epoch, 'takeover-answer-lost');
+    for (const t of taken) {
+      if (outcome !== 'ok') {
+        gone(w, t.id, t.epoch, 'takeover-answer-lost');
+        continue;
+      }
+      if (before[t.id]!.holder !== replica.id) takenOver(w, replica, t.id);
+      settleTaken(w, replica, t);
+    }
   }
   sweepPushClaims(w, replica);
   if (w.design !== 'fixed' || replica.release === 'prev') return;
@@ -92,9 +100,10 @@ function progressRuns(w: World, replica: Replica): void {
       continue;
     }
     const status = run.commitsLeft === 1 ? run.ends : 'working';
-    if (!holdTransition(w.db, run.task, replica.id, run.epoch, LEASE, status)) {
+    const outcome = runCommit(w, replica, run, status);
+    if (outcome !== 'landed') {
       if (run.aborted) replica.runs = replica.runs.filter((r) => r !== run);
-      else stopRun(w, replica, run, 'lease-lost');
+      else stopRun(w, replica, run, outcome === 'refused' ? 'lease-lost' : 'store-went-back');
       continue;
     }
     const key = `${run.task}/${run.epoch}`;

@@ -5,7 +5,9 @@
  * step; a failing sequence is shrunk and replays from its seed and path.
  */
 import fc from 'fast-check';
+import { cancel } from './cancel.js';
 import { contract, crash, cut, inject, pause, restart, retry, send, stop, subscribe } from './client-actions.js';
+import { failover, MAX_LOST_COMMITS } from './failover.js';
 import { checkInvariants } from './invariants.js';
 import { type Design, GIVE_UP, LEASE, newWorld, SETTLE_WITHIN, type StatementKind, type Violation, type World } from './model-state.js';
 import type { RunShape } from './replica-ops.js';
@@ -15,11 +17,12 @@ import { tick } from './replica-tick.js';
 export type Action =
   | { readonly t: 'tick'; readonly n: number }
   | { readonly t: 'send' | 'retry'; readonly r: number; readonly task: number; readonly blocking: boolean; readonly shape: RunShape }
-  | { readonly t: 'subscribe' | 'crash' | 'restart'; readonly r: number; readonly task: number }
+  | { readonly t: 'subscribe' | 'crash' | 'restart' | 'cancel'; readonly r: number; readonly task: number }
   | { readonly t: 'fault'; readonly r: number; readonly on: StatementKind; readonly kind: 'transient' | 'lost-answer' }
   | { readonly t: 'pause' | 'cut'; readonly r: number; readonly ticks: number }
   | { readonly t: 'stop'; readonly r: number; readonly inFlight: boolean }
-  | { readonly t: 'contract' };
+  | { readonly t: 'contract' }
+  | { readonly t: 'failover'; readonly lose: number; readonly ticks: number };
 
 /** The cluster a search runs on. */
 export interface ModelConfig {
@@ -27,6 +30,18 @@ export interface ModelConfig {
   readonly rerunOrphans: number;
   /** One entry per replica: `new`, or `prev` (the release before heartbeats). */
   readonly releases: readonly ('new' | 'prev')[];
+  /** Failovers drawn: none (unset), synchronous (nothing lost) or asynchronous (the newest event commits lost). */
+  readonly failover?: 'sync' | 'async';
+  /** Issue 43's fixes (see lost-commits.ts); unset: on. */
+  readonly lostCommitsFix?: boolean;
+  /** False: no run ends input-required, so no task is continued (the scenarios issue 43's fixes cover); unset: true. */
+  readonly continuations?: boolean;
+  /** True: clients cancel tasks (CancelTask with no grace); unset: false. */
+  readonly cancels?: boolean;
+  /** False: no take-over's answer is lost (a fault aimed at one is transient); unset: true. */
+  readonly lostTakeOverAnswers?: boolean;
+  /** True: an asynchronous failover loses no commit numbered after a take-over's gap (see failover.ts); unset: false. */
+  readonly failoverSparesGaps?: boolean;
 }
 
 const TASKS = 4;
@@ -38,21 +53,32 @@ export function actionArb(config: ModelConfig): fc.Arbitrary<Action> {
   const shape = fc.record({
     commits: fc.integer({ min: 1, max: 3 }),
     wait: fc.integer({ min: 1, max: 15 }),
-    ends: fc.constantFrom('completed' as const, 'completed' as const, 'input-required' as const),
+    ends: config.continuations === false ? fc.constant('completed' as const) : fc.constantFrom('completed' as const, 'completed' as const, 'input-required' as const),
     ignoresAbort: fc.boolean(),
   });
   // Stalls near a lease's length weigh more: there the local give-up, the heartbeat's expiry and the sweeps race.
   const stall = fc.oneof(fc.integer({ min: 1, max: 25 }), fc.integer({ min: GIVE_UP - 1, max: LEASE + 2 }));
   const on = fc.constantFrom<StatementKind>('claim', 'read', 'commit', 'settle', 'renew', 'takeover', 'push');
+  const fault = fc.record({ t: fc.constant('fault' as const), r, on, kind: fc.constantFrom('transient' as const, 'lost-answer' as const) });
+  const failovers = config.failover === undefined ? [] : [{ weight: 1, arbitrary: failoverArb(config.failover) }];
+  const cancels = config.cancels === true ? [{ weight: 1, arbitrary: fc.record({ t: fc.constant('cancel' as const), r, task }) }] : [];
   return fc.oneof(
+    ...failovers,
+    ...cancels,
     { weight: 10, arbitrary: fc.record({ t: fc.constant('tick' as const), n: fc.integer({ min: 1, max: 6 }) }) },
     { weight: 5, arbitrary: fc.record({ t: fc.constantFrom('send' as const, 'retry' as const), r, task, blocking: fc.boolean(), shape }) },
     { weight: 2, arbitrary: fc.record({ t: fc.constantFrom('subscribe' as const, 'crash' as const, 'restart' as const), r, task }) },
-    { weight: 3, arbitrary: fc.record({ t: fc.constant('fault' as const), r, on, kind: fc.constantFrom('transient' as const, 'lost-answer' as const) }) },
+    { weight: 3, arbitrary: config.lostTakeOverAnswers === false ? fault.map((f) => (f.on === 'takeover' ? { ...f, kind: 'transient' as const } : f)) : fault },
     { weight: 3, arbitrary: fc.record({ t: fc.constantFrom('pause' as const, 'cut' as const), r, ticks: stall }) },
     { weight: 1, arbitrary: fc.record({ t: fc.constant('stop' as const), r, inFlight: fc.boolean() }) },
     { weight: config.releases.includes('prev') ? 1 : 0, arbitrary: fc.constant({ t: 'contract' as const }) },
   );
+}
+
+/** A failover: synchronous loses nothing; asynchronous loses 1 to {@link MAX_LOST_COMMITS} of the newest event commits; replicas reconnect after 0 to 2 ticks. */
+function failoverArb(kind: 'sync' | 'async'): fc.Arbitrary<Action> {
+  const lose = kind === 'sync' ? fc.constant(0) : fc.integer({ min: 1, max: MAX_LOST_COMMITS });
+  return fc.record({ t: fc.constant('failover' as const), lose, ticks: fc.integer({ min: 0, max: 2 }) });
 }
 
 /** Applies one action (a tick action checks the invariants after each of its ticks). */
@@ -65,12 +91,14 @@ export function apply(w: World, action: Action): void {
     return;
   }
   if (action.t === 'contract') contract(w);
+  else if (action.t === 'failover') failover(w, action.lose, action.ticks);
   else {
     const replica = w.replicas[action.r]!;
     const task = 'task' in action ? `t${action.task}` : '';
     if (action.t === 'send') send(w, replica, task, action.shape, action.blocking);
     else if (action.t === 'retry') retry(w, replica, task, action.shape, action.blocking);
     else if (action.t === 'subscribe') subscribe(w, replica, task);
+    else if (action.t === 'cancel') cancel(w, replica, task);
     else if (action.t === 'crash') crash(w, replica);
     else if (action.t === 'restart') restart(w, replica);
     else if (action.t === 'fault') inject(replica, { on: action.on, kind: action.kind });
@@ -83,7 +111,7 @@ export function apply(w: World, action: Action): void {
 
 /** Runs `actions` on a new world (invariants checked after each). */
 export function play(config: ModelConfig, actions: readonly Action[]): World {
-  const w = newWorld(config.design, config.rerunOrphans, config.releases);
+  const w = newWorld(config.design, config.rerunOrphans, config.releases, config.lostCommitsFix ?? true, config.failover === 'async' ? MAX_LOST_COMMITS + 1 : 0, config.failoverSparesGaps === true);
   for (const action of actions) apply(w, action);
   return w;
 }
