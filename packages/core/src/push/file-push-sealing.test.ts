@@ -14,7 +14,9 @@ import { PUSH_LOG, PUSH_LOG_FORMAT, pushFrame } from './file-push-log.js';
 import { PUSH_SEALED_FILE } from './file-push-sealing.js';
 import { FilePushConfigStore } from './file-push-store.js';
 import type { StoredPushConfig } from './push-config-store.js';
-import { webhookDelivery } from './webhook-delivery.js';
+import { SEQUENCE_HEADER } from './webhook-attempt.js';
+import { webhookDelivery, type WebhookDelivery, type WebhookDeliveryOptions } from './webhook-delivery.js';
+import type { WebhookReceiver } from './webhook-receiver.js';
 import { pushTestCard } from './webhook-test-rig.js';
 
 const tempDir = useTempDirs('taskwire-push-sealing-');
@@ -29,6 +31,45 @@ const plainEntry = (taskId: string, id: string, url: string): StoredPushConfig =
 /** A config as an earlier release sealed it (task and config only), as one push.log record. */
 const legacyFrame = (taskId: string, url: string) =>
   pushFrame({ t: 'p', e: { owner: 'alice', delivered: 0, config: sealLegacyPushSecrets({ taskId, id: 'legacy', url, token: 'S3CRET-LEGACY' }, 'k', key) } });
+
+/** A webhook receiver and a FileTaskStore on a fresh directory, holding `count` finished tasks of alice's; all closed after `run`. */
+async function onFileTasks(count: number, run: (setup: { directory: string; hooks: WebhookReceiver; tasks: FileTaskStore; ids: string[] }) => Promise<void>): Promise<void> {
+  const directory = await tempDir();
+  const hooks = await startWebhookReceiver();
+  const tasks = await FileTaskStore.open(directory);
+  const cleanups: (() => Promise<void>)[] = [() => hooks.close(), () => tasks.close()];
+  try {
+    const ids: string[] = [];
+    const plain = new TaskService({ store: tasks, agent, card });
+    for (let i = 0; i < count; i++) {
+      const sent = await plain.unary('SendMessage', { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'go' }] } }, { principal: { id: 'alice' } });
+      if (!('task' in sent)) throw new Error('expected a task');
+      ids.push(sent.task.id);
+    }
+    await plain.close();
+    await run({ directory, hooks, tasks, ids });
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
+
+/** A service delivering the configs of `store` to `run` (closed with the store after it): it owes each config every event after its cursor. */
+async function serving(tasks: FileTaskStore, store: FilePushConfigStore, logger: WebhookDeliveryOptions['logger'], run: (delivery: WebhookDelivery) => Promise<void>): Promise<void> {
+  const delivery = webhookDelivery({ allow: ['127.0.0.1'], timeoutMs: 5_000, logger });
+  const service = new TaskService({ store: tasks, agent, card, push: { store, delivery } });
+  try {
+    await run(delivery);
+  } finally {
+    await service.close();
+    await store.close();
+  }
+}
+
+/** Resolves once `hooks` got the last event of `taskId` at `path`. */
+async function lastEventReceived(hooks: WebhookReceiver, tasks: FileTaskStore, taskId: string, path: string): Promise<void> {
+  const last = (await tasks.get(taskId))!.lastSequence;
+  await hooks.waitFor((r) => r.received.some((n) => n.path === path && Number(n.headers[SEQUENCE_HEADER]) === last));
+}
 
 describe('FilePushConfigStore: push secrets sealed once per directory', () => {
   it('the first open with a key seals plaintext and legacy values, compacts them out of the log and records the step; later opens never repeat it', async () => {
@@ -65,43 +106,30 @@ describe('FilePushConfigStore: push secrets sealed once per directory', () => {
     await reopened.close();
   });
 
-  it('lines written back from a pre-upgrade copy of push.log after the step are refused and logged, and nothing reaches the webhook', { timeout: 60_000 }, async () => {
-    const directory = await tempDir();
-    const hooks = await startWebhookReceiver();
-    const tasks = await FileTaskStore.open(directory);
-    try {
-      const ids: string[] = [];
-      const plain = new TaskService({ store: tasks, agent, card });
-      for (const _ of [1, 2, 3]) {
-        const sent = await plain.unary('SendMessage', { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'go' }] } }, { principal: { id: 'alice' } });
-        if (!('task' in sent)) throw new Error('expected a task');
-        ids.push(sent.task.id);
-      }
-      await plain.close();
+  it('lines written back from a pre-upgrade copy of push.log after the step are refused and logged, and nothing reaches the webhook', { timeout: 60_000 }, () =>
+    onFileTasks(3, async ({ directory, hooks, tasks, ids }) => {
+      const log = join(directory, PUSH_LOG);
       // Before the upgrade: a config stored in the clear and one an earlier release sealed; a copy of push.log is kept.
       const before = await FilePushConfigStore.open(tasks);
       await before.put(plainEntry(ids[0]!, 'plain', `${hooks.url}/plain`));
       await before.close();
-      await appendFile(join(directory, PUSH_LOG), legacyFrame(ids[1]!, `${hooks.url}/legacy`));
-      const backup = await readFile(join(directory, PUSH_LOG));
+      await appendFile(log, legacyFrame(ids[1]!, `${hooks.url}/legacy`));
+      const backup = await readFile(log);
 
       // The upgrade seals both; a config set afterwards is sealed as it is written.
       const upgraded = await FilePushConfigStore.open(tasks, { encryption });
       await upgraded.put({ owner: 'alice', delivered: 0, config: { taskId: ids[2]!, id: 'fresh', url: `${hooks.url}/fresh`, token: 'fresh-token' } });
       await upgraded.close();
-      expect(await readFile(join(directory, PUSH_LOG), 'latin1')).not.toContain('S3CRET');
+      expect(await readFile(log, 'latin1')).not.toContain('S3CRET');
 
       // The backup's records written back after the step: every event of both tasks is owed to them again.
-      await appendFile(join(directory, PUSH_LOG), backup.subarray(headerBytes));
+      await appendFile(log, backup.subarray(headerBytes));
       const errors: string[] = [];
       const logger = { warn: () => undefined, error: (fields: Record<string, unknown>) => void errors.push(String(fields.error)) };
       const store = await FilePushConfigStore.open(tasks, { encryption });
-      const delivery = webhookDelivery({ allow: ['127.0.0.1'], timeoutMs: 5_000, logger });
-      const service = new TaskService({ store: tasks, agent, card, push: { store, delivery } });
-      try {
-        const last = (await tasks.get(ids[2]!))!.lastSequence;
+      await serving(tasks, store, logger, async (delivery) => {
         // The config set after the upgrade is delivered in full (the store keeps working); the two written back are not.
-        await hooks.waitFor((r) => r.received.some((n) => n.path === '/fresh' && Number(n.headers['x-taskwire-event-sequence']) === last));
+        await lastEventReceived(hooks, tasks, ids[2]!, '/fresh');
         await delivery.idle();
         expect(new Set(hooks.received.map((n) => n.path))).toEqual(new Set(['/fresh']));
         expect(hooks.received.every((n) => n.headers['x-a2a-notification-token'] === 'fresh-token')).toBe(true);
@@ -110,44 +138,23 @@ describe('FilePushConfigStore: push secrets sealed once per directory', () => {
         expect(errors.join('\n')).not.toContain('S3CRET');
         await expect(store.get(ids[0]!, 'plain')).rejects.toThrow(/nothing is sent; set the config again/);
         // Read as it was written back: never sealed by this open.
-        expect(await readFile(join(directory, PUSH_LOG), 'latin1')).toContain('S3CRET-PLAIN');
-      } finally {
-        await service.close();
-        await store.close();
-      }
-    } finally {
-      await tasks.close();
-      await hooks.close();
-    }
-  });
+        expect(await readFile(log, 'latin1')).toContain('S3CRET-PLAIN');
+      });
+    }));
 
-  it('without encryption nothing changes: no step, no marker, secrets kept and delivered as given', { timeout: 60_000 }, async () => {
-    const directory = await tempDir();
-    const hooks = await startWebhookReceiver();
-    const tasks = await FileTaskStore.open(directory);
-    try {
+  it('without encryption nothing changes: no step, no marker, secrets kept and delivered as given', { timeout: 60_000 }, () =>
+    onFileTasks(1, async ({ directory, hooks, tasks, ids }) => {
       const first = await FilePushConfigStore.open(tasks);
-      const sent = await new TaskService({ store: tasks, agent, card }).unary('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'go' }] } }, { principal: { id: 'alice' } });
-      if (!('task' in sent)) throw new Error('expected a task');
-      await first.put(plainEntry(sent.task.id, 'plain', `${hooks.url}/plain`));
+      await first.put(plainEntry(ids[0]!, 'plain', `${hooks.url}/plain`));
       await first.close();
       const log = await readFile(join(directory, PUSH_LOG));
+      expect(log.toString('latin1')).toContain('S3CRET-PLAIN');
       const store = await FilePushConfigStore.open(tasks);
       expect(await readFile(join(directory, PUSH_LOG))).toEqual(log);
       await expect(stat(join(directory, PUSH_SEALED_FILE))).rejects.toMatchObject({ code: 'ENOENT' });
-      expect(log.toString('latin1')).toContain('S3CRET-PLAIN');
-      const service = new TaskService({ store: tasks, agent, card, push: { store, delivery: webhookDelivery({ allow: ['127.0.0.1'], timeoutMs: 5_000 }) } });
-      try {
-        const last = (await tasks.get(sent.task.id))!.lastSequence;
-        await hooks.waitFor((r) => r.received.some((n) => Number(n.headers['x-taskwire-event-sequence']) === last));
+      await serving(tasks, store, undefined, async () => {
+        await lastEventReceived(hooks, tasks, ids[0]!, '/plain');
         expect(hooks.received[0]?.headers.authorization).toBe('Bearer S3CRET-PLAIN');
-      } finally {
-        await service.close();
-        await store.close();
-      }
-    } finally {
-      await tasks.close();
-      await hooks.close();
-    }
-  });
+      });
+    }));
 });
