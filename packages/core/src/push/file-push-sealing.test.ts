@@ -2,7 +2,7 @@
 // clear and in the legacy format are sealed once and the step is recorded
 // beside push.log; lines written back from a pre-upgrade copy of push.log
 // afterwards are refused and logged, and nothing reaches the webhook.
-import { appendFile, readFile, stat } from 'node:fs/promises';
+import { appendFile, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../agent/agent.js';
@@ -104,6 +104,14 @@ describe('FilePushConfigStore: push secrets sealed once per directory', () => {
     expect(error?.message).not.toContain('S3CRET');
     expect(await reopened.get('t1', 'plain')).toEqual(plainEntry('t1', 'plain', 'https://hooks.example.com/plain'));
     await reopened.close();
+
+    // The repair the message names, for a log the operator trusts: without the marker, the next open seals it once more.
+    await unlink(marker);
+    const vouched = await FilePushConfigStore.open({ directory }, { encryption });
+    expect(await readFile(log, 'latin1')).not.toContain('S3CRET');
+    expect(await vouched.get('t3', 'late')).toEqual(plainEntry('t3', 'late', 'https://hooks.example.com/late'));
+    await vouched.close();
+    expect(JSON.parse(await readFile(marker, 'utf8'))).toMatchObject({ step: 'push-secrets-sealed' });
   });
 
   it('lines written back from a pre-upgrade copy of push.log after the step are refused and logged, and nothing reaches the webhook', { timeout: 60_000 }, () =>
