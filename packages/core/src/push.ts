@@ -17,5 +17,5 @@ export type { AddressKind } from './push/ip-address.js';
 export { FilePushConfigStore } from './push/file-push-store.js';
 export type { FilePushConfigStoreOptions } from './push/file-push-store.js';
 export { PUSH_LOG } from './push/file-push-log.js';
-export { openPushSecrets, PushSecretBox, PushSecretError, pushSecretBox } from './push/push-secrets.js';
+export { openPushSecrets, PushSecretBox, PushSecretError, pushSecretBox, refuseUnsealedPushSecrets } from './push/push-secrets.js';
 export type { PushEncryptionOptions } from './push/push-secrets.js';

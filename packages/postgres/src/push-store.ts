@@ -1,7 +1,6 @@
 import {
   deadLetterFilter,
   DEFAULT_MAX_DEAD_LETTERS,
-  hasPlainSecrets,
   PUSH_SECRETS_SEALED,
   PushStoreClosedError,
   sealPushSecretsOnce,
@@ -12,7 +11,7 @@ import {
   type PushDeadLetter,
   type StoredPushConfig,
 } from '@taskwire/core';
-import { openPushSecrets, pushSecretBox, PushSecretError, type PushEncryptionOptions, type PushSecretBox } from '@taskwire/core/push';
+import { openPushSecrets, pushSecretBox, refuseUnsealedPushSecrets, type PushEncryptionOptions, type PushSecretBox } from '@taskwire/core/push';
 import type pg from 'pg';
 import type { PostgresCoordinator } from './cluster/coordinator.js';
 import type { Connection, PostgresConnectionOptions } from './connection.js';
@@ -42,17 +41,6 @@ export interface PostgresPushConfigStoreOptions extends PostgresConnectionOption
 
 /** The step recorded (in `taskwire_contract_steps`) once a schema's push secrets were all sealed in the current format. */
 export const SEALED_STEP = PUSH_SECRETS_SEALED;
-
-/** With encryption, after the one-time step: a legacy-sealed or plaintext secret is one nobody sealed for this row, and is refused. */
-function refuseUnsealed(config: PushConfig & { sealed?: string }): void {
-  const where = `the push config ${config.id} of task ${config.taskId}`;
-  if (config.sealed?.startsWith('tw1:')) {
-    throw new PushSecretError(`${where} has secrets sealed by an earlier release, written after this schema's one-time sealing step (from a backup?): it is never resealed and nothing is sent; set the config again to repair it`);
-  }
-  if (hasPlainSecrets(config)) {
-    throw new PushSecretError(`${where} has secrets stored without encryption, written after this schema's one-time sealing step (from a backup, or by a process without the encryption option?): nothing is sent; set the config again to repair it`);
-  }
-}
 
 interface ConfigRow {
   readonly owner: string;
@@ -271,7 +259,8 @@ export class PostgresPushConfigStore implements PushConfigStore {
   }
 
   private entry(row: ConfigRow): StoredPushConfig {
-    if (this.box) refuseUnsealed(JSON.parse(row.config) as PushConfig & { sealed?: string });
+    // With encryption, after the one-time step: a legacy-sealed or plaintext secret is one nobody sealed for this row.
+    if (this.box) refuseUnsealedPushSecrets(JSON.parse(row.config) as PushConfig, "this schema's");
     const entry: StoredPushConfig = { owner: row.owner, delivered: Number(row.delivered), config: JSON.parse(row.config) as PushConfig };
     return openPushSecrets(entry, this.box);
   }

@@ -5,6 +5,7 @@ import { openLog } from '../store/file/open-log.js';
 import { compactPushLog, PUSH_LOG, pushFrame, pushLogKind, applyPushRecord, type PushRecord } from './file-push-log.js';
 import type { DeadLetterMatch, DeadLetterQuery, PushConfigStore, PushDeadLetter, StoredPushConfig } from './push-config-store.js';
 import { deadLetterFilter, DEFAULT_MAX_DEAD_LETTERS, PushState, PushStoreClosedError } from './push-state.js';
+import { refuseUnsealedFileSecrets, sealFilePushSecretsOnce, type FileSealingTarget } from './file-push-sealing.js';
 import { openPushSecrets, pushSecretBox, type PushEncryptionOptions, type PushSecretBox } from './push-secrets.js';
 
 /** Options of {@link FilePushConfigStore.open}. */
@@ -20,9 +21,12 @@ export interface FilePushConfigStoreOptions {
   /**
    * Encrypts each config's secrets (`authentication`, `token`) in the log
    * with AES-256-GCM (see {@link PushEncryptionOptions}). Without it they
-   * are stored as given (the file is readable by its owner only). Configs
-   * written before encryption was turned on are read as they are and sealed
-   * at their next write.
+   * are stored as given (the file is readable by its owner only). The first
+   * open with it seals, once, the secrets stored before encryption was
+   * turned on or sealed by an earlier release, and records that step in
+   * the file `push-secrets-sealed` beside the log; after it, such a secret
+   * (a line written back from a backup) is refused when read: nothing is
+   * sent with it.
    */
   readonly encryption?: PushEncryptionOptions;
 }
@@ -79,7 +83,7 @@ export class FilePushConfigStore implements PushConfigStore {
       const fsync = options.fsync ?? true;
       const { handle, size } = await openLog(directory, path, pushLogKind(state), fsync, options.logger);
       const store = new FilePushConfigStore(path, directory, options, state, new LogWriter(handle, size, fsync, path));
-      await store.resealLegacy();
+      if (store.box) await sealFilePushSecretsOnce(store.sealingTarget(fsync), store.box).catch(async (error: unknown) => (await store.close(), Promise.reject(error)));
       return store;
     } catch (error) {
       openDirectories.delete(directory);
@@ -87,15 +91,18 @@ export class FilePushConfigStore implements PushConfigStore {
     }
   }
 
-  /** Seals again, bound to owner and URL, secrets an earlier release sealed with task and config alone (see `PushSecretBox.resealLegacy`). */
-  private async resealLegacy(): Promise<void> {
-    for (const entry of this.state.all()) {
-      const resealed = this.box?.resealLegacy(entry);
-      if (resealed) await this.write({ t: 'p', e: resealed });
-    }
+  /** The store as the one-time sealing step sees it (see `sealFilePushSecretsOnce`). */
+  private sealingTarget(fsync: boolean): FileSealingTarget {
+    return {
+      directory: this.directory,
+      fsync,
+      entries: () => this.state.all(),
+      write: async (entry: StoredPushConfig) => void (await this.write({ t: 'p', e: entry })),
+      compact: () => this.compact(),
+    };
   }
 
-    async put(entry: StoredPushConfig): Promise<StoredPushConfig> {
+  async put(entry: StoredPushConfig): Promise<StoredPushConfig> {
     const stored = structuredClone(entry);
     return this.reveal((await this.write({ t: 'p', e: this.box?.seal(stored) ?? stored })) as StoredPushConfig);
   }
@@ -186,8 +193,9 @@ export class FilePushConfigStore implements PushConfigStore {
     if (this.closed) throw new PushStoreClosedError();
   }
 
-  /** A copy of a stored entry with its secrets opened. */
+  /** A copy of a stored entry with its secrets opened; with encryption, secrets nobody sealed since the step are refused. */
   private reveal(entry: StoredPushConfig): StoredPushConfig {
+    if (this.box) refuseUnsealedFileSecrets(entry, this.directory);
     return structuredClone(openPushSecrets(entry, this.box));
   }
 

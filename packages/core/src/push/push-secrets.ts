@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { PushConfig, StoredPushConfig } from './push-config-store.js';
+import { hasPlainSecrets } from './push-sealing.js';
 
 /**
  * Encryption at rest of push config secrets (a config's `authentication`
@@ -146,6 +147,26 @@ export function openPushSecrets(entry: StoredPushConfig, box: PushSecretBox | un
     throw new PushSecretError(`the push config ${entry.config.id} of task ${entry.config.taskId} has encrypted secrets: open the store with its encryption option`);
   }
   return entry;
+}
+
+/**
+ * For a durable store whose one-time sealing step is recorded (see
+ * `sealPushSecretsOnce`): throws a {@link PushSecretError} when `config`
+ * holds secrets sealed in the legacy format or in the clear, which only a
+ * write after the step (a backup written back, a process without the
+ * encryption option) can have put there; such a value is never vouched for.
+ * `scope` names where the step is recorded ("this schema's"); `repair`
+ * tells the operator what to do (default: set the config again). The
+ * message never holds the secret.
+ */
+export function refuseUnsealedPushSecrets(config: PushConfig, scope: string, repair = 'set the config again to repair it'): void {
+  const where = `the push config ${config.id} of task ${config.taskId}`;
+  if ((config as SealedConfig).sealed?.startsWith(`${LEGACY_FORMAT}:`)) {
+    throw new PushSecretError(`${where} has secrets sealed by an earlier release, written after ${scope} one-time sealing step (from a backup?): it is never resealed and nothing is sent; ${repair}`);
+  }
+  if (hasPlainSecrets(config)) {
+    throw new PushSecretError(`${where} has secrets stored without encryption, written after ${scope} one-time sealing step (from a backup, or by a process without the encryption option?): nothing is sent; ${repair}`);
+  }
 }
 
 /** A box for `options`, or undefined when encryption is not configured. */
