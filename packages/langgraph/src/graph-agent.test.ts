@@ -37,16 +37,28 @@ const statusData = (events: StreamResponse[]) =>
 
 describe('langGraphAgent', () => {
   it('streams the model message as coalesced chunks of one artifact and completes with its text', async () => {
-    const { client } = await start(chatGraph(new FakeListChatModel({ responses: ['Hello, world!'] })));
+    // The fake model streams one delta per character: coalesced, far fewer chunks (one per delta without coalescing).
+    const answer = `Hello, world!${' la'.repeat(62)}`;
+    const { client } = await start(chatGraph(new FakeListChatModel({ responses: [answer] })));
     const events = await streamed(client, userMessage('hi'));
     const chunks = events.flatMap((e) => ('artifactUpdate' in e ? [e.artifactUpdate] : []));
     expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.length).toBeLessThan(answer.length / 2);
     expect(chunks.map((c) => [Boolean(c.append), Boolean(c.lastChunk)])).toEqual(chunks.map((_, i) => [i > 0, i === chunks.length - 1]));
-    expect(artifactText(events)).toBe('Hello, world!');
+    expect(artifactText(events)).toBe(answer);
     expect(statusData(events)).toEqual([{ type: 'node-update', node: 'agent', keys: ['messages'] }]);
     const status = lastStatus(events);
     expect(status.state).toBe('TASK_STATE_COMPLETED');
-    expect(status.message?.parts).toEqual([{ text: 'Hello, world!' }]);
+    expect(status.message?.parts).toEqual([{ text: answer }]);
+  });
+
+  it("completes with the node's whole message when its last tokens missed the messages stream", async () => {
+    // What LangGraph yields for a model that does not await its token callbacks (FakeListChatModel without `sleep`).
+    const ai = (content: string) => ({ type: 'ai', id: 'm1', content });
+    const graph: StreamingGraph = { stream: async () => [['messages', [ai('Sunny, ')]], ['updates', { agent: { messages: [ai('Sunny, 21 °C.')] } }]] as never };
+    const events = await streamed((await start(graph)).client, userMessage('hi'));
+    expect(artifactText(events)).toBe('Sunny, 21 °C.');
+    expect(lastStatus(events)).toMatchObject({ state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'Sunny, 21 °C.' }] } });
   });
 
   it('with coalesceText: false, sends one chunk per delta', async () => {

@@ -38,15 +38,18 @@ const toolThenAnswer = (name: string, args: unknown, answer: string) => (_reques
 
 describe('openaiAgent', () => {
   it('streams the text deltas as coalesced chunks of one artifact, completes with the final output, usage in the metadata', async () => {
-    const model = new FakeModel(() => ({ text: ['Hello', ', ', 'world!'] }));
+    // 200 deltas as fast as the SDK hands them on: coalesced, far fewer chunks (one per delta without coalescing).
+    const deltas = ['Hello', ', ', 'world!', ...Array.from({ length: 197 }, (_, i) => ` ${i}`)];
+    const model = new FakeModel(() => ({ text: deltas }));
     const { client } = await start(new Agent({ name: 'Greeter', model }));
     const events = await streamed(client, userMessage('hi'));
     const chunks = events.flatMap((e) => ('artifactUpdate' in e ? [e.artifactUpdate] : []));
+    expect(chunks.length).toBeLessThan(deltas.length / 2);
     expect(chunks.map((c) => [Boolean(c.append), Boolean(c.lastChunk)])).toEqual(chunks.map((_, i) => [i > 0, i === chunks.length - 1]));
-    expect(artifactText(events)).toBe('Hello, world!');
+    expect(artifactText(events)).toBe(deltas.join(''));
     const status = lastStatus(events);
     expect(status.state).toBe('TASK_STATE_COMPLETED');
-    expect(status.message?.parts).toEqual([{ text: 'Hello, world!' }]);
+    expect(status.message?.parts).toEqual([{ text: deltas.join('') }]);
     expect((status.message?.metadata?.[META_KEY] as { usage: unknown }).usage).toEqual({ requests: 1, inputTokens: 11, outputTokens: 7, totalTokens: 18 });
   });
 
