@@ -76,6 +76,13 @@ export function lastStatus(events: readonly StreamResponse[]): TaskStatus {
   throw new Error('no status in the stream');
 }
 
+/** The data parts of a stream's working status updates (an adapter's progress: tool calls, handoffs, node updates), in order. */
+export function workingData(events: readonly StreamResponse[]): unknown[] {
+  return events
+    .flatMap((e) => ('statusUpdate' in e && e.statusUpdate.status.state === 'TASK_STATE_WORKING' ? (e.statusUpdate.status.message?.parts ?? []) : []))
+    .flatMap((p) => ('data' in p ? [p.data] : []));
+}
+
 /** The text of a stream's artifact chunks, joined. */
 export function artifactText(events: readonly StreamResponse[]): string {
   return events
