@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { A2AClient } from '@taskwire/client';
 import { createClient } from '@taskwire/client';
-import type { Agent, AgentCard, Message, StreamResponse, TaskServiceOptions, TaskStatus } from '@taskwire/core';
+import type { Agent, AgentCard, Message, StreamResponse, Task, TaskServiceOptions, TaskStatus } from '@taskwire/core';
 import { createMemoryTaskStore, TaskService } from '@taskwire/core';
 import { httpInterfaces, serveA2A } from '@taskwire/server-http';
 
@@ -76,6 +76,13 @@ export function lastStatus(events: readonly StreamResponse[]): TaskStatus {
   throw new Error('no status in the stream');
 }
 
+/** The data parts of a stream's working status updates (an adapter's progress: tool calls, handoffs, node updates), in order. */
+export function workingData(events: readonly StreamResponse[]): unknown[] {
+  return events
+    .flatMap((e) => ('statusUpdate' in e && e.statusUpdate.status.state === 'TASK_STATE_WORKING' ? (e.statusUpdate.status.message?.parts ?? []) : []))
+    .flatMap((p) => ('data' in p ? [p.data] : []));
+}
+
 /** The text of a stream's artifact chunks, joined. */
 export function artifactText(events: readonly StreamResponse[]): string {
   return events
@@ -134,6 +141,62 @@ export async function cancelWhenStarted(client: A2AClient, message: Message, sta
   }
   await canceled;
   return events;
+}
+
+/** A remote agent for the tests of an `a2aTool`'s cancel: each task works until it is canceled. */
+export interface WaitingRemote {
+  /** A client of it, for the tool (`{ client }`): it notes when the tool has taken a stream's first event (so knows the task). */
+  readonly client: A2AClient;
+  /** Resolves once a call through `client` has taken its stream's first event. */
+  readonly following: Promise<void>;
+  /** Resolves with whether the remote task's signal aborted (false after a minute without). */
+  readonly sawAbort: Promise<boolean>;
+  /** The remote task once it has ended. */
+  ended(): Promise<Task>;
+  close(): Promise<void>;
+}
+
+/** Serves a {@link WaitingRemote}. */
+export async function waitingRemote(): Promise<WaitingRemote> {
+  let taskId = '';
+  const probe = abortProbe(60_000);
+  const served = await serve(async (ctx) => {
+    taskId = ctx.task.id;
+    await ctx.working('waiting');
+    await probe.hold(ctx.signal);
+  });
+  let follow!: () => void;
+  const following = new Promise<void>((resolve) => (follow = resolve));
+  const real = served.client;
+  const client = new Proxy(real, {
+    get(target, key) {
+      if (key !== 'stream') {
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return async function* (...args: unknown[]) {
+        for await (const event of (target.stream as (...a: unknown[]) => AsyncIterable<unknown>)(...args)) {
+          yield event;
+          follow();
+        }
+      };
+    },
+  });
+  return { client, following, sawAbort: probe.sawAbort, ended: () => real.waitForTask(taskId), close: () => served.close() };
+}
+
+/**
+ * Sends a message to `caller` (an agent whose tool calls `remote`), cancels its task once the tool follows the
+ * remote task, then closes both: the caller's last state, whether the remote task saw its signal abort, its final state.
+ */
+export async function cancelThroughTool(caller: Served, remote: WaitingRemote): Promise<{ caller: string; sawAbort: boolean; remote: string }> {
+  try {
+    const events = await cancelWhenStarted(caller.client, userMessage('go'), remote.following);
+    return { caller: lastStatus(events).state, sawAbort: await remote.sawAbort, remote: (await remote.ended()).status.state };
+  } finally {
+    await caller.close();
+    await remote.close();
+  }
 }
 
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;

@@ -1,12 +1,14 @@
 import { AIMessage, AIMessageChunk, ToolMessage } from '@langchain/core/messages';
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
-import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import type { A2AToolOutput } from '@taskwire/client';
 import type { RunningAgent } from '@taskwire/reference-agent/serve';
 import { serveAll } from '@taskwire/reference-agent/serve';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cancelThroughTool, serve, waitingRemote } from '@taskwire/reference-agent/adapter-test-kit';
 import { a2aTool } from './a2a-tool.js';
+import { langGraphAgent } from './graph-agent.js';
 
 let agent: RunningAgent;
 beforeAll(async () => {
@@ -45,5 +47,18 @@ describe('a2aTool (LangGraph)', () => {
     expect(results[1]).toMatchObject({ state: 'completed', taskId: results[0]!.taskId, artifacts: [{ name: 'quote' }] });
     expect(results[1]!.text.length).toBeGreaterThan(0);
     expect(String(final.messages.at(-1)!.content)).toBe(`The quote: ${results[1]!.text}`);
+  });
+
+  it("a cancel of the caller's task (its graph's signal) cancels the remote task", async () => {
+    const remote = await waitingRemote();
+    const tool = a2aTool({ client: remote.client, name: 'remote' });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('agent', async (state) => ({ messages: [await callTool('remote', { message: 'wait' }, 'c1').invoke(state.messages)] }))
+      .addNode('tools', new ToolNode([tool]))
+      .addEdge(START, 'agent')
+      .addEdge('agent', 'tools')
+      .compile({ checkpointer: new MemorySaver() });
+    const caller = await serve(langGraphAgent(graph));
+    expect(await cancelThroughTool(caller, remote)).toEqual({ caller: 'TASK_STATE_CANCELED', sawAbort: true, remote: 'TASK_STATE_CANCELED' });
   });
 });

@@ -4,13 +4,13 @@ import { tool } from '@langchain/core/tools';
 import { FakeListChatModel, FakeStreamingChatModel } from '@langchain/core/utils/testing';
 import { END, interrupt, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
-import type { StreamResponse, Task } from '@taskwire/core';
+import type { Task } from '@taskwire/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { LangGraphAgentOptions, StreamingGraph } from './graph-agent.js';
 import { langGraphAgent } from './graph-agent.js';
 import type { Served } from '@taskwire/reference-agent/adapter-test-kit';
-import { abortProbe, artifactText, cancelWhenStarted, lastStatus, serve, streamAndCancel, streamed, userMessage } from '@taskwire/reference-agent/adapter-test-kit';
+import { abortProbe, artifactText, cancelWhenStarted, lastStatus, serve, streamAndCancel, streamed, userMessage, workingData } from '@taskwire/reference-agent/adapter-test-kit';
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -32,21 +32,30 @@ function chatGraph(model: BaseChatModel) {
     .compile({ checkpointer: new MemorySaver() });
 }
 
-const statusData = (events: StreamResponse[]) =>
-  events.flatMap((e) => ('statusUpdate' in e ? (e.statusUpdate.status.message?.parts ?? []) : [])).flatMap((p) => ('data' in p ? [p.data] : []));
-
 describe('langGraphAgent', () => {
   it('streams the model message as coalesced chunks of one artifact and completes with its text', async () => {
-    const { client } = await start(chatGraph(new FakeListChatModel({ responses: ['Hello, world!'] })));
+    // The fake model streams one delta per character: coalesced, far fewer chunks (one per delta without coalescing).
+    const answer = `Hello, world!${' la'.repeat(62)}`;
+    const { client } = await start(chatGraph(new FakeListChatModel({ responses: [answer] })));
     const events = await streamed(client, userMessage('hi'));
     const chunks = events.flatMap((e) => ('artifactUpdate' in e ? [e.artifactUpdate] : []));
     expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.length).toBeLessThan(answer.length / 2);
     expect(chunks.map((c) => [Boolean(c.append), Boolean(c.lastChunk)])).toEqual(chunks.map((_, i) => [i > 0, i === chunks.length - 1]));
-    expect(artifactText(events)).toBe('Hello, world!');
-    expect(statusData(events)).toEqual([{ type: 'node-update', node: 'agent', keys: ['messages'] }]);
+    expect(artifactText(events)).toBe(answer);
+    expect(workingData(events)).toEqual([{ type: 'node-update', node: 'agent', keys: ['messages'] }]);
     const status = lastStatus(events);
     expect(status.state).toBe('TASK_STATE_COMPLETED');
-    expect(status.message?.parts).toEqual([{ text: 'Hello, world!' }]);
+    expect(status.message?.parts).toEqual([{ text: answer }]);
+  });
+
+  it("completes with the node's whole message when its last tokens missed the messages stream", async () => {
+    // What LangGraph yields for a model that does not await its token callbacks (FakeListChatModel without `sleep`).
+    const ai = (content: string) => ({ type: 'ai', id: 'm1', content });
+    const graph: StreamingGraph = { stream: async () => [['messages', [ai('Sunny, ')]], ['updates', { agent: { messages: [ai('Sunny, 21 °C.')] } }]] as never };
+    const events = await streamed((await start(graph)).client, userMessage('hi'));
+    expect(artifactText(events)).toBe('Sunny, 21 °C.');
+    expect(lastStatus(events)).toMatchObject({ state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'Sunny, 21 °C.' }] } });
   });
 
   it('with coalesceText: false, sends one chunk per delta', async () => {
@@ -95,7 +104,7 @@ describe('langGraphAgent', () => {
     const { client } = await start(graph);
     const events = await streamed(client, userMessage('Weather in Oslo?'));
     expect(toolResult).toBe('{"city":"Oslo","celsius":21}');
-    expect(statusData(events).map((d) => (d as { node: string }).node)).toEqual(['agent', 'tools', 'agent']);
+    expect(workingData(events).map((d) => (d as { node: string }).node)).toEqual(['agent', 'tools', 'agent']);
     expect(artifactText(events)).toBe('It is 21 degrees in Oslo.');
     expect(lastStatus(events)).toMatchObject({ state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'It is 21 degrees in Oslo.' }] } });
   });

@@ -70,6 +70,14 @@ function messageText(message: { content?: unknown }): string {
   return content.map((block: { type?: string; text?: unknown }) => (block?.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('');
 }
 
+/** The id and text of the last AI message of a node's update (`{ messages: [...] }`), if it has one. */
+function lastAiMessage(update: unknown): { id?: string; text: string } | undefined {
+  const messages = (update as { messages?: unknown } | null)?.messages;
+  const list = (Array.isArray(messages) ? messages : [messages]) as ({ type?: string; id?: string; content?: unknown } | undefined)[];
+  const message = [...list].reverse().find((m) => m?.type === 'ai');
+  return message && { id: message.id, text: messageText(message) };
+}
+
 /** What the user's message resumes an interrupted graph with: its first data part's value, else its text. */
 function resumeValue(message: Message): unknown {
   const data = message.parts.find((p): p is Extract<Part, { data: unknown }> => 'data' in p);
@@ -124,6 +132,7 @@ export function langGraphAgent(graph: StreamingGraph, options: LangGraphAgentOpt
     const interrupts: { id?: string; value: unknown }[] = [];
     let lastId: string | undefined;
     let lastText = '';
+    let final: { id?: string; text: string } | undefined;
     try {
       for await (const [mode, chunk] of await graph.stream(input, config)) {
         if (mode === 'messages') {
@@ -138,8 +147,12 @@ export function langGraphAgent(graph: StreamingGraph, options: LangGraphAgentOpt
           await artifact.push(text);
         } else if (mode === 'updates') {
           for (const [node, update] of Object.entries(chunk as Record<string, unknown>)) {
-            if (node === '__interrupt__') interrupts.push(...(update as { id?: string; value: unknown }[]));
-            else if (options.progress !== false) {
+            if (node === '__interrupt__') {
+              interrupts.push(...(update as { id?: string; value: unknown }[]));
+              continue;
+            }
+            final = lastAiMessage(update) ?? final;
+            if (options.progress !== false) {
               const data: NodeUpdateData = { type: 'node-update', node, keys: update && typeof update === 'object' ? Object.keys(update) : [] };
               await ctx.working({ parts: [{ data: json(data), mediaType: 'application/json' }] });
             }
@@ -153,6 +166,12 @@ export function langGraphAgent(graph: StreamingGraph, options: LangGraphAgentOpt
       return;
     }
     if (ctx.signal.aborted) return;
+    // The `messages` stream can end before a model's last tokens reach it (a model that does not await its
+    // token callbacks, as LangChain's FakeListChatModel): the node's update has the whole message, so its rest goes out.
+    if (final && final.id === lastId && final.text.length > lastText.length && final.text.startsWith(lastText)) {
+      await artifact.push(final.text.slice(lastText.length));
+      lastText = final.text;
+    }
     await artifact.close();
     if (interrupts.length > 0) {
       await ctx.inputRequired(interruptMessage(interrupts));

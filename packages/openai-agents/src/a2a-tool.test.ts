@@ -3,7 +3,7 @@ import type { A2AToolOutput } from '@taskwire/client';
 import type { RunningAgent } from '@taskwire/reference-agent/serve';
 import { serveAll } from '@taskwire/reference-agent/serve';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastStatus, serve, streamed, userMessage } from '@taskwire/reference-agent/adapter-test-kit';
+import { cancelThroughTool, lastStatus, serve, streamed, userMessage, waitingRemote } from '@taskwire/reference-agent/adapter-test-kit';
 import { a2aTool } from './a2a-tool.js';
 import { FakeModel } from './fake-model.js';
 import { openaiAgent } from './openai-agent.js';
@@ -65,6 +65,13 @@ describe('a2aTool (Agents SDK)', () => {
     } finally {
       await close();
     }
+  });
+
+  it("a cancel of the caller's task cancels the remote task", async () => {
+    const remote = await waitingRemote();
+    const model = new FakeModel(() => ({ calls: [{ name: 'remote', arguments: { message: 'wait', taskId: null } }] }));
+    const caller = await serve(openaiAgent(new Agent({ name: 'Caller', model, tools: [a2aTool({ client: remote.client, name: 'remote' })] })));
+    expect(await cancelThroughTool(caller, remote)).toEqual({ caller: 'TASK_STATE_CANCELED', sawAbort: true, remote: 'TASK_STATE_CANCELED' });
   });
 
   it('hands a failed remote task to the model as its result', async () => {

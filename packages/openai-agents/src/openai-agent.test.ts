@@ -1,10 +1,10 @@
 import { Agent, tool } from '@openai/agents';
-import type { StreamResponse, Task } from '@taskwire/core';
+import type { Task } from '@taskwire/core';
 import { createMemoryTaskStore } from '@taskwire/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { Served } from '@taskwire/reference-agent/adapter-test-kit';
-import { abortProbe, artifactText, cancelWhenStarted, lastStatus, serve, streamAndCancel, streamed, userMessage } from '@taskwire/reference-agent/adapter-test-kit';
+import { abortProbe, artifactText, cancelWhenStarted, lastStatus, serve, streamAndCancel, streamed, userMessage, workingData } from '@taskwire/reference-agent/adapter-test-kit';
 import type { Step } from './fake-model.js';
 import { FakeModel } from './fake-model.js';
 import type { OpenAIAgentOptions } from './openai-agent.js';
@@ -22,9 +22,6 @@ async function start(agent: Agent<any, any>, options?: OpenAIAgentOptions, store
   return served;
 }
 
-const statusData = (events: StreamResponse[]) =>
-  events.flatMap((e) => ('statusUpdate' in e ? (e.statusUpdate.status.message?.parts ?? []) : [])).flatMap((p) => ('data' in p ? [p.data] : []));
-
 const weather = tool({
   name: 'weather',
   description: 'The weather in a city',
@@ -38,16 +35,24 @@ const toolThenAnswer = (name: string, args: unknown, answer: string) => (_reques
 
 describe('openaiAgent', () => {
   it('streams the text deltas as coalesced chunks of one artifact, completes with the final output, usage in the metadata', async () => {
-    const model = new FakeModel(() => ({ text: ['Hello', ', ', 'world!'] }));
+    // 200 deltas as fast as the SDK hands them on: coalesced, far fewer chunks (one per delta without coalescing).
+    const deltas = ['Hello', ', ', 'world!', ...Array.from({ length: 197 }, (_, i) => ` ${i}`)];
+    const model = new FakeModel(() => ({ text: deltas }));
     const { client } = await start(new Agent({ name: 'Greeter', model }));
     const events = await streamed(client, userMessage('hi'));
     const chunks = events.flatMap((e) => ('artifactUpdate' in e ? [e.artifactUpdate] : []));
+    expect(chunks.length).toBeLessThan(deltas.length / 2);
     expect(chunks.map((c) => [Boolean(c.append), Boolean(c.lastChunk)])).toEqual(chunks.map((_, i) => [i > 0, i === chunks.length - 1]));
-    expect(artifactText(events)).toBe('Hello, world!');
+    expect(artifactText(events)).toBe(deltas.join(''));
     const status = lastStatus(events);
     expect(status.state).toBe('TASK_STATE_COMPLETED');
-    expect(status.message?.parts).toEqual([{ text: 'Hello, world!' }]);
-    expect((status.message?.metadata?.[META_KEY] as { usage: unknown }).usage).toEqual({ requests: 1, inputTokens: 11, outputTokens: 7, totalTokens: 18 });
+    expect(status.message?.parts).toEqual([{ text: deltas.join('') }]);
+    const usage = { requests: 1, inputTokens: 11, outputTokens: 7, totalTokens: 18 };
+    expect((status.message?.metadata?.[META_KEY] as { usage: unknown }).usage).toEqual(usage);
+    const final = events.at(-1)!;
+    expect('statusUpdate' in final && final.statusUpdate.metadata?.[META_KEY]).toEqual({ usage });
+    const stored = await client.getTask({ id: 'statusUpdate' in final ? final.statusUpdate.taskId : '' });
+    expect((stored.status.message?.metadata?.[META_KEY] as { usage: unknown }).usage).toEqual(usage);
   });
 
   it('gives a follow-up (referencing the earlier task) the earlier history as input', async () => {
@@ -67,7 +72,7 @@ describe('openaiAgent', () => {
     const model = new FakeModel(toolThenAnswer('weather', { city: 'Oslo' }, 'It is 21 degrees in Oslo.'));
     const { client } = await start(new Agent({ name: 'Weather', model, tools: [weather] }));
     const events = await streamed(client, userMessage('Weather in Oslo?'));
-    expect(statusData(events)).toEqual([
+    expect(workingData(events)).toEqual([
       { type: 'tool-call', callId: 'call-1', toolName: 'weather', arguments: '{"city":"Oslo"}' },
       { type: 'tool-output', callId: 'call-1', output: '{"city":"Oslo","celsius":21}' },
     ]);
@@ -79,7 +84,7 @@ describe('openaiAgent', () => {
     const triage = new Agent({ name: 'Triage', model: new FakeModel(() => ({ calls: [{ name: 'transfer_to_Specialist', arguments: {} }] })), handoffs: [specialist] });
     const { client } = await start(triage);
     const events = await streamed(client, userMessage('help'));
-    expect(statusData(events)).toContainEqual({ type: 'handoff', from: 'Triage', to: 'Specialist' });
+    expect(workingData(events)).toContainEqual({ type: 'handoff', from: 'Triage', to: 'Specialist' });
     expect(lastStatus(events)).toMatchObject({ state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'Specialist here.' }] } });
   });
 
