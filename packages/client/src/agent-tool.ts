@@ -29,7 +29,11 @@ export type A2AToolOptions = A2ATarget & {
   readonly clientOptions?: Omit<CreateClientOptions, 'card'>;
   /** Yield the task as it progresses (default true; frameworks that stream tool progress show it). */
   readonly progress?: boolean;
-  /** How long to wait for the remote agent's cancel after the caller aborts, in ms (default 5000). */
+  /**
+   * How long to wait for the remote agent's cancel after the caller aborts,
+   * in ms (default 5000). An abort before the remote task's first event
+   * first waits as long for that event (it names the task to cancel).
+   */
   readonly cancelTimeoutMs?: number;
 };
 
@@ -63,7 +67,11 @@ export function toolName(options: A2AToolOptions): string {
  * (unless `progress: false`) and last its final {@link A2AToolOutput}; a
  * task that needs input ends the call with `state: 'input-required'`, the
  * agent's `question` and the `taskId` to answer on. An abort of `signal`
- * cancels the remote task. Errors of the remote agent (unreachable,
+ * cancels the remote task and ends the call with the signal's reason; an
+ * abort before the remote agent's first event (or, for an agent that does
+ * not stream, before its answer to the send) keeps the request open until
+ * that event names the task, for up to `cancelTimeoutMs`, then cancels it
+ * (without the event by then, the request is dropped). Errors of the remote agent (unreachable,
  * refused) are thrown. The client is made on the first call (a failed
  * connection is tried again on the next).
  */
@@ -81,20 +89,23 @@ export function remoteAgentCalls(options: A2AToolOptions): (input: A2AToolCall, 
   return async function* call({ message, taskId }, signal) {
     const remote = await clientOf();
     const request: Message = { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: message }], ...(taskId && { taskId }) };
+    const waitMs = options.cancelTimeoutMs ?? 5_000;
     let task: Task | undefined;
     try {
-      for await (const event of untilAborted(remote.stream('SendStreamingMessage', { message: request }, { signal }), signal)) {
-        const response = event.response;
+      const open = (sending: AbortSignal) => remote.stream('SendStreamingMessage', { message: request }, { signal: sending });
+      for await (const { response } of untilAborted(open, signal, waitMs)) {
+        if (!('message' in response)) task = applyResponse(task, response) ?? task;
+        // An abort that waited for this first event: the catch cancels the task it names.
+        if (signal?.aborted) throw abortReason(signal);
         if ('message' in response) {
           yield taskOutput(undefined, response.message);
           return;
         }
-        task = applyResponse(task, response) ?? task;
         if (task && options.progress !== false && !isTerminal(task.status.state)) yield taskOutput(task);
       }
     } catch (error) {
       if (signal?.aborted && task && !isTerminal(task.status.state)) {
-        await remote.cancelTask({ id: task.id }, { timeoutMs: options.cancelTimeoutMs ?? 5_000 }).catch(() => undefined);
+        await remote.cancelTask({ id: task.id }, { timeoutMs: waitMs }).catch(() => undefined);
       }
       throw error;
     }
@@ -110,21 +121,43 @@ export async function finalOutput(outputs: AsyncIterable<A2AToolOutput>): Promis
   return last!;
 }
 
+/** Why `signal` aborted (an `AbortError` when it gives no reason). */
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The call was aborted', 'AbortError');
+}
+
 /**
- * The events of `source` until `signal` aborts: then the iteration throws the
- * signal's reason at once, even while a transport still waits for its next
- * event (the gRPC stream of a quiet task does not end on abort by itself),
- * and the source is closed in the background.
+ * The events of the source `open` makes (given the signal its request
+ * follows) until `signal` aborts: then the iteration throws the signal's
+ * reason at once, even while a transport still waits for its next event
+ * (the gRPC stream of a quiet task does not end on abort by itself), and
+ * the request is aborted and the source closed in the background. An abort
+ * before the first event keeps the request open for up to `firstEventMs`
+ * and yields that event if it comes (the caller, seeing `signal` aborted,
+ * learns from it which task to cancel); without it in time, the request is
+ * aborted and the reason thrown. Nothing is opened when `signal` has already
+ * aborted.
  */
-async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
-  const iterator = source[Symbol.asyncIterator]();
+async function* untilAborted<T>(
+  open: (signal: AbortSignal) => AsyncIterable<T>,
+  signal: AbortSignal | undefined,
+  firstEventMs: number,
+): AsyncGenerator<T> {
+  if (signal?.aborted) throw abortReason(signal);
+  const request = new AbortController();
+  let seenFirst = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(signal!.reason ?? new DOMException('The call was aborted', 'AbortError'));
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
+    const stop = () => {
+      request.abort(abortReason(signal!));
+      reject(abortReason(signal!));
+    };
+    onAbort = () => (seenFirst ? stop() : (timer = setTimeout(stop, firstEventMs)));
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
   aborted.catch(() => undefined);
+  const iterator = open(request.signal)[Symbol.asyncIterator]();
   try {
     while (true) {
       const next = iterator.next();
@@ -132,10 +165,14 @@ async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal | 
       next.catch(() => undefined);
       const result = await Promise.race([next, aborted]);
       if (result.done) return;
+      seenFirst = true;
+      clearTimeout(timer);
       yield result.value;
     }
   } finally {
+    clearTimeout(timer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
+    request.abort();
     Promise.resolve(iterator.return?.()).catch(() => undefined);
   }
 }
