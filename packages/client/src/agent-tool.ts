@@ -71,9 +71,9 @@ export function toolName(options: A2AToolOptions): string {
  * abort before the remote agent's first event (or, for an agent that does
  * not stream, before its answer to the send) keeps the request open until
  * that event names the task, for up to `cancelTimeoutMs`, then cancels it
- * (without the event by then, the request is dropped). Errors of the remote agent (unreachable,
- * refused) are thrown. The client is made on the first call (a failed
- * connection is tried again on the next).
+ * (without the event by then, the request is dropped). Errors of the
+ * remote agent (unreachable, refused) are thrown. The client is made on
+ * the first call (a failed connection is tried again on the next).
  */
 export function remoteAgentCalls(options: A2AToolOptions): (input: A2AToolCall, signal?: AbortSignal) => AsyncGenerator<A2AToolOutput> {
   let client: Promise<A2AClient> | undefined;
@@ -135,8 +135,8 @@ function abortReason(signal: AbortSignal): unknown {
  * before the first event keeps the request open for up to `firstEventMs`
  * and yields that event if it comes (the caller, seeing `signal` aborted,
  * learns from it which task to cancel); without it in time, the request is
- * aborted and the reason thrown. Nothing is opened when `signal` has already
- * aborted.
+ * aborted and the reason thrown (also when the source fails or ends first).
+ * Nothing is opened when `signal` has already aborted.
  */
 async function* untilAborted<T>(
   open: (signal: AbortSignal) => AsyncIterable<T>,
@@ -163,8 +163,17 @@ async function* untilAborted<T>(
       const next = iterator.next();
       // A next() still pending when the signal wins settles later: its outcome is not wanted.
       next.catch(() => undefined);
-      const result = await Promise.race([next, aborted]);
-      if (result.done) return;
+      let result: IteratorResult<T>;
+      try {
+        result = await Promise.race([next, aborted]);
+      } catch (error) {
+        // An abort that waited for the first event ends with its reason, whatever ended the wait.
+        throw signal?.aborted ? abortReason(signal) : error;
+      }
+      if (result.done) {
+        if (signal?.aborted) throw abortReason(signal);
+        return;
+      }
       seenFirst = true;
       clearTimeout(timer);
       yield result.value;
