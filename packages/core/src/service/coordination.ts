@@ -31,11 +31,10 @@ export interface CoordinatorHost {
    * commit goes after a gap in the task's log, where the store can leave
    * one (see `TAKE_OVER_SEQUENCE_GAP`), whoever held the lease, this
    * process included: a database failover may have lost commits whose
-   * numbers clients saw (another process's cancel, or a take-over whose
-   * answer was lost). `elsewhere` (the lease was another process's or
-   * nobody's) is informational; the numbering does not depend on it.
+   * numbers clients saw (the gone holder's, another process's cancel, or
+   * a take-over whose answer was lost).
    */
-  settleOrphan(taskId: string, epoch: number, takeovers: number, elsewhere?: boolean): Promise<void>;
+  settleOrphan(taskId: string, epoch: number, takeovers: number): Promise<void>;
   /**
    * Another process asked (see {@link TaskCoordinator.requestAbort}) that the
    * run of `taskId` in this process, if there is one, be canceled with a
