@@ -10,7 +10,7 @@ const text = (response: StreamResponse) => JSON.stringify(response);
 /** Completes every run at once (a re-run of a taken-over task, here). */
 const agent: Agent = async (ctx) => ctx.complete('done again');
 
-describePostgres('a task taken over from a gone holder: its first commit after a gap, never under a number the holder may have handed out', (db: TestDatabase) => {
+describePostgres('a task taken over, from a gone holder or back by its own replica: its first commit after a gap, never under a number a client may have seen', (db: TestDatabase) => {
   const opened: TestReplica[] = [];
   afterEach(async () => {
     for (const replica of opened.splice(0)) await replica.close();
