@@ -19,6 +19,12 @@ export const covered: ModelConfig = { ...cluster, failover: 'async', continuatio
 /** The violations these searches look for. */
 export const reused = (v: Violation): boolean => v.kind === 'sequence-kept';
 
+/** The sequence number a `sequence-kept` violation names (its subject is `task#seq`). */
+export const numberOf = (v: Violation): number => Number(v.detail.split(':')[0]!.split('#')[1]);
+
+/** The event a client saw under the number a `sequence-kept` violation names (`kind@replica#n`). */
+export const sawKind = (v: Violation): string => /a client saw (\w[\w-]*)@/.exec(v.detail)![1]!;
+
 /** Searches `config` with `seed` over `numRuns` sequences of up to 60 actions for a violation `target` accepts (a reused number); prints what it found under `name`. */
 export function find(name: string, config: ModelConfig, numRuns: number, seed: number, target = reused): SearchResult {
   const result = search({ ...config, seed, numRuns, maxActions: 60, target });

@@ -2,11 +2,36 @@
 // tasks) and the invariant `sequence-kept`: no sequence number a client saw is later stored or sent with another event.
 // Each search runs a fixed seed on a fixed budget and prints what it found (seed, path, shrunk trace, violation). What the
 // fixes leave open (the documented residual and more) is in failover-findings.test.ts.
+
+/**
+ * Two reuses the fixes as first implemented left (a take-over of a replica's
+ * own row kept consecutive numbers), closed since every take-over numbers
+ * its first event after the gap: each search finds its reuse with own rows
+ * settled without the gap (`ownRowsGapped: false`) and nothing as the code is.
+ */
+const OWN_ROWS: { name: string; config: ModelConfig; seed: number; target?: (v: Violation) => boolean; check: (v: Violation, actions: readonly Action[]) => void }[] = [
+  {
+    name: "a cancel's own commit lost: the holder's self-sweep settles its row under the canceled number",
+    config: { ...covered, cancels: true },
+    seed: 3,
+    // The documented residual (a cancel at a replica that never saw the lost events) is failover-findings.test.ts's.
+    target: (v) => reused(v) && v.cause !== 'cancel-unseen',
+    check: (v) => expect(sawKind(v)).toBe('canceled'),
+  },
+  {
+    name: "a take-over whose answer was lost: the taker's self-sweep settles the row under a number a client saw",
+    config: { ...covered, lostTakeOverAnswers: true },
+    seed: 4,
+    check: (v, actions) => expect(actions.some((a) => a.t === 'fault' && a.on === 'takeover' && a.kind === 'lost-answer')).toBe(true),
+  },
+];
+const OWN_ROWS_BUDGET = 1_000;
 import { TAKE_OVER_SEQUENCE_GAP } from '@taskwire/core';
 import { describe, expect, it } from 'vitest';
-import { cluster, covered, find, replays } from './failover-search.js';
+import { cluster, covered, find, numberOf, replays, reused, sawKind } from './failover-search.js';
 import { TAKE_OVER_GAP } from './lost-commits.js';
-import { type ModelConfig, report as trace, search, simulate } from './simulator.js';
+import type { Violation } from './model-state.js';
+import { type Action, type ModelConfig, report as trace, search, simulate } from './simulator.js';
 
 const SEED = Number(process.env.MODEL_SEED ?? 43);
 const RUNS = Number(process.env.MODEL_RUNS ?? 1_500);
@@ -35,6 +60,22 @@ describe('failover: sequence numbers clients saw are never reused', () => {
       expect(result.runs).toBe(RUNS);
       // The same scenarios hold the defect the fixes remove: without them, the same search finds a reuse.
       expect(find(`the same without the fixes, rerunOrphans ${rerunOrphans}`, { ...covered, rerunOrphans, lostCommitsFix: false }, RUNS, SEED).failed).toBe(true);
+    });
+  }
+
+  for (const { name, config, seed, target, check } of OWN_ROWS) {
+    it(`finds no reuse from ${name}, which it finds when own rows keep consecutive numbers`, { timeout: 120_000 }, () => {
+      const consecutive: ModelConfig = { ...config, ownRowsGapped: false };
+      const found = find(`own rows without the gap: ${name}`, consecutive, OWN_ROWS_BUDGET, seed, target);
+      expect(found.failed).toBe(true);
+      expect(found.violation).toMatchObject({ kind: 'sequence-kept', cause: 'settle-unseen' });
+      expect(numberOf(found.violation!)).toBeLessThan(TAKE_OVER_GAP);
+      check(found.violation!, found.actions!);
+      expect(replays(consecutive, found)).toBe(true);
+      expect(replays(config, found)).toBe(false);
+      const result = find(`own rows after the gap: ${name}`, config, OWN_ROWS_BUDGET, seed, target);
+      expect(result.violation).toBeUndefined();
+      expect(result.runs).toBe(OWN_ROWS_BUDGET);
     });
   }
 

@@ -5,7 +5,8 @@
  * release): a commit onto a stored log behind what its process sent goes
  * after that (`commitFrom`, the stored task logged first); a run that finds
  * the store behind what it committed fails the task after what it sent and
- * stops; a take-over from another holder commits after a gap. Off, every
+ * stops; a take-over commits after a gap (its own row's too, unless the
+ * world's `ownRowsGapped` is off: the fix as first implemented). Off, every
  * commit numbers its events from the stored last sequence, as before them.
  */
 import { commitFromTransition, holdTransition } from './db-transitions.js';
@@ -60,12 +61,14 @@ export function runCommit(w: World, replica: Replica, run: Run, status: Status, 
 }
 
 /**
- * `replica` has taken `task` over from another holder (`settleOrphan` with
- * `elsewhere`: `TaskEngine.takenOver`): with the fix, its next commit goes
- * {@link TAKE_OVER_GAP} past the stored last sequence.
+ * `replica` has taken `task` over (`settleOrphan`: `TaskEngine.takenOver`),
+ * from another holder when `elsewhere`, else its own row (its self-sweep, or
+ * its sweep taking its own expired row): with the fix, its next commit goes
+ * {@link TAKE_OVER_GAP} past the stored last sequence; an own row's only
+ * when the world's `ownRowsGapped` (the code's design).
  */
-export function takenOver(w: World, replica: Replica, task: string): void {
+export function takenOver(w: World, replica: Replica, task: string, elsewhere: boolean): void {
   const row = w.db.tasks[task];
-  if (!fixed(w, replica) || row === undefined) return;
+  if (!fixed(w, replica) || row === undefined || !(elsewhere || w.ownRowsGapped)) return;
   replica.published[task] = Math.max(replica.published[task] ?? 0, row.seq + TAKE_OVER_GAP);
 }

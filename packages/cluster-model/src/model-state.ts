@@ -194,6 +194,8 @@ export interface World {
   journalLength: number;
   /** An asynchronous failover loses no commit numbered after a take-over's gap (the scenarios issue 43's gap covers; see failover.ts). */
   failoverSparesGaps: boolean;
+  /** With {@link lostCommitsFix}: a take-over of the replica's own row goes after the gap too, as the code's does; off: only one from another holder (the fix as first implemented). */
+  ownRowsGapped: boolean;
 }
 
 /**
@@ -214,8 +216,16 @@ export const isRunning = (s: Status): boolean => s === 'submitted' || s === 'wor
 /** True for completed and failed (`TERMINAL_STATE_LIST`). */
 export const isTerminal = (s: Status): boolean => s === 'completed' || s === 'failed';
 
-/** A new world of `replicas` replicas (`prev` ones of the release before heartbeats), the step not yet recorded when one is `prev`; issue 43's fixes on unless `lostCommitsFix` is false; `journalLength` states kept for an asynchronous failover (`failoverSparesGaps`: see {@link World}). */
-export function newWorld(design: Design, rerunOrphans: number, releases: readonly ('new' | 'prev')[], lostCommitsFix = true, journalLength = 0, failoverSparesGaps = false): World {
+/** A new world of `replicas` replicas (`prev` ones of the release before heartbeats), the step not yet recorded when one is `prev`; issue 43's fixes on unless `lostCommitsFix` is false; `journalLength` states kept for an asynchronous failover (`failoverSparesGaps`, `ownRowsGapped`: see {@link World}). */
+export function newWorld(
+  design: Design,
+  rerunOrphans: number,
+  releases: readonly ('new' | 'prev')[],
+  lostCommitsFix = true,
+  journalLength = 0,
+  failoverSparesGaps = false,
+  ownRowsGapped = true,
+): World {
   const w: World = {
     design,
     rerunOrphans,
@@ -254,6 +264,7 @@ export function newWorld(design: Design, rerunOrphans: number, releases: readonl
     journal: [],
     journalLength,
     failoverSparesGaps,
+    ownRowsGapped,
   };
   if (journalLength > 0) w.journal.push(structuredClone({ db: w.db, stored: w.stored, top: 0 }));
   return w;

@@ -5,7 +5,7 @@
  * design chosen.
  */
 import { expireTakenTransition, holdTransition, type Taken } from './db-transitions.js';
-import { commitEvent } from './lost-commits.js';
+import { commitEvent, takenOver } from './lost-commits.js';
 import { pushBegin } from './push-delivery.js';
 import { type GoneWhy, LEASE, type Replica, type Run, type StatementKind, type World } from './model-state.js';
 
@@ -74,16 +74,18 @@ export function finishRun(replica: Replica, run: Run): void {
 }
 
 /**
- * Settles a row this replica took over (`settleOrphan`): a run here is
- * aborted; it runs again when the take-over count allows (`rerunOrphans`),
+ * Settles a row this replica took over (`settleOrphan`; `elsewhere`: from
+ * another holder): a run here is aborted; its next commit goes after the
+ * gap (`takenOver`); it runs again when the take-over count allows (`rerunOrphans`),
  * else it fails by a commit fenced by the epoch taken. A failed settling
  * commit leaves the row this replica's, held by no run, and its expiry is
  * made to pass now (`expireTaken`, when that statement lands) so that the
  * next self-sweep takes it again.
  */
-export function settleTaken(w: World, replica: Replica, taken: Taken): void {
+export function settleTaken(w: World, replica: Replica, taken: Taken, elsewhere: boolean): void {
   replica.known.push(`${taken.id}/${taken.epoch}`);
   abortRuns(w, replica, taken.id, 'lease-lost');
+  takenOver(w, replica, taken.id, elsewhere);
   const row = w.db.tasks[taken.id]!;
   const message = row.messages.at(-1)!;
   if (taken.takeovers <= w.rerunOrphans && row.status !== 'input-required') {

@@ -6,7 +6,7 @@
  */
 import { beatTransition, previousRelease, renewTransition, takeOverOwnTransition, takeOverTransition, type Taken } from './db-transitions.js';
 import { violate } from './invariants.js';
-import { runCommit, takenOver } from './lost-commits.js';
+import { runCommit } from './lost-commits.js';
 import { GIVE_UP, isRunning, LEASE, RENEW_EVERY, type Replica, SWEEP_EVERY, type World } from './model-state.js';
 import { pushBegin, sendPushes, sweepPushClaims } from './push-delivery.js';
 import { active, finishRun, gone, settleTaken, statement, stopRun } from './replica-ops.js';
@@ -79,15 +79,14 @@ function sweep(w: World, replica: Replica): void {
         gone(w, t.id, t.epoch, 'takeover-answer-lost');
         continue;
       }
-      if (before[t.id]!.holder !== replica.id) takenOver(w, replica, t.id);
-      settleTaken(w, replica, t);
+      settleTaken(w, replica, t, before[t.id]!.holder !== replica.id);
     }
   }
   sweepPushClaims(w, replica);
   if (w.design !== 'fixed' || replica.release === 'prev') return;
   const own = statement(w, replica, 'takeover');
   if (own === 'transient') return;
-  for (const t of takeOverOwnTransition(w.db, replica.id, LEASE, Object.keys(replica.holds), 100)) own === 'ok' ? settleTaken(w, replica, t) : gone(w, t.id, t.epoch, 'takeover-answer-lost');
+  for (const t of takeOverOwnTransition(w.db, replica.id, LEASE, Object.keys(replica.holds), 100)) own === 'ok' ? settleTaken(w, replica, t, false) : gone(w, t.id, t.epoch, 'takeover-answer-lost');
 }
 
 /** Each run's next commit when due, fenced by its epoch (`holdTransition`); a refused one stops the run. */

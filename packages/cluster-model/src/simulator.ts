@@ -42,6 +42,8 @@ export interface ModelConfig {
   readonly lostTakeOverAnswers?: boolean;
   /** True: an asynchronous failover loses no commit numbered after a take-over's gap (see failover.ts); unset: false. */
   readonly failoverSparesGaps?: boolean;
+  /** False: with issue 43's fixes, a take-over of a replica's own row keeps consecutive numbers (the fix as first implemented); unset: true (after the gap, as the code). */
+  readonly ownRowsGapped?: boolean;
 }
 
 const TASKS = 4;
@@ -111,7 +113,7 @@ export function apply(w: World, action: Action): void {
 
 /** Runs `actions` on a new world (invariants checked after each). */
 export function play(config: ModelConfig, actions: readonly Action[]): World {
-  const w = newWorld(config.design, config.rerunOrphans, config.releases, config.lostCommitsFix ?? true, config.failover === 'async' ? MAX_LOST_COMMITS + 1 : 0, config.failoverSparesGaps === true);
+  const w = newWorld(config.design, config.rerunOrphans, config.releases, config.lostCommitsFix ?? true, config.failover === 'async' ? MAX_LOST_COMMITS + 1 : 0, config.failoverSparesGaps === true, config.ownRowsGapped ?? true);
   for (const action of actions) apply(w, action);
   return w;
 }

@@ -1,9 +1,9 @@
 import { TaskService, VersionConflictError, type Agent, type StreamEvent, type StreamResponse } from '@taskwire/core';
 import { commitOf, testEvent, testTask } from '@taskwire/core/testing';
-import type pg from 'pg';
 import { expect, it } from 'vitest';
 import { describePostgres } from './database-test-kit.js';
 import { quoteSchema } from './schema-name.js';
+import { standbyCopy } from './standby-test-kit.js';
 import { createPostgresTaskStore } from './task-store.js';
 import { until } from './wait-test-kit.js';
 
@@ -15,24 +15,6 @@ function gate<T = void>() {
 }
 
 const text = (response: StreamResponse) => JSON.stringify(response);
-
-/**
- * Keeps a copy of task `id`'s row as it is now; the function it resolves
- * puts the row back and drops the events logged since: what a standby that
- * lagged behind has once promoted.
- */
-async function standbyCopy(pool: pg.Pool, S: string, id: string): Promise<() => Promise<void>> {
-  const kept = (await pool.query<{ last_sequence: string }>(`SELECT last_sequence FROM ${S}.tasks WHERE id = $1`, [id])).rows[0]!.last_sequence;
-  await pool.query(`CREATE TABLE ${S}.standby AS SELECT * FROM ${S}.tasks WHERE id = $1`, [id]);
-  return async () => {
-    await pool.query(
-      `UPDATE ${S}.tasks t SET version = s.version, last_sequence = s.last_sequence, task = s.task, snapshot_sequence = s.snapshot_sequence,
-         state = s.state, status_key = s.status_key FROM ${S}.standby s WHERE t.id = s.id`,
-    );
-    await pool.query(`DELETE FROM ${S}.task_events WHERE task_id = $1 AND sequence > $2`, [id, kept]);
-    await pool.query(`DROP TABLE ${S}.standby`);
-  };
-}
 
 describePostgres('commits after lost commits: a gap in the log, never a sequence number used twice', (db) => {
   const open = async () => {

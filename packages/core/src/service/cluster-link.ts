@@ -24,8 +24,8 @@ export function sharedLeases(coordinator: TaskCoordinator | undefined): TaskLeas
  * - a task whose process stopped, once this process has taken its lease
  *   over, runs again when the coordinator allows re-runs and this is not
  *   one too many (`runs` tracks it), and fails with {@link PROCESS_STOPPED}
- *   otherwise; taken from another process (gone), its first commit here
- *   goes after a gap (see `TaskEngine.takenOver`);
+ *   otherwise; its first commit here goes after a gap (see
+ *   `TaskEngine.takenOver`), its own rows' too;
  * - another process's cancel asking for a run here to be aborted with a
  *   grace gets it (see `cancelRunForPeer`).
  */
@@ -69,10 +69,12 @@ export function linkCoordinator(
   });
   coordinator.attach({
     abortRun: (taskId, graceMs) => cancelRunForPeer(engine, runner, taskId, graceMs),
-    async settleOrphan(taskId, epoch, takeovers, elsewhere) {
+    async settleOrphan(taskId, epoch, takeovers) {
       // A run here still going has lost its lease (this process takes over only what it no longer holds): it stops.
       runner.abort(taskId, new LeaseLostError(taskId).message);
-      if (elsewhere) await engine.takenOver(taskId);
+      // Its first commit goes after a gap whoever held it: a failover may have lost commits (and a cancel another
+      // process made, or a take-over whose answer was lost) with numbers clients saw that this process never sent.
+      await engine.takenOver(taskId);
       if (takeovers <= (coordinator.rerunOrphans ?? 0) && (await rerun(taskId, epoch))) return;
       leases.claimed(taskId, epoch);
       try {

@@ -27,13 +27,14 @@ export interface CoordinatorHost {
    * fails it with an agent message saying the agent's process stopped,
    * committing under the lease `{ holder: processId, epoch }`. Resolves when
    * done (a re-run, once started); rejections are logged by the coordinator
-   * and the task is found again by a later sweep. `elsewhere`: the lease was
-   * another process's (or nobody's), never this one's: the service's first
-   * commit then goes after a gap in the task's log, where the store can
-   * leave one (see `TAKE_OVER_SEQUENCE_GAP`), since the gone holder may
-   * have handed out numbers a database failover lost. Unset: false.
+   * and the task is found again by a later sweep. The service's first
+   * commit goes after a gap in the task's log, where the store can leave
+   * one (see `TAKE_OVER_SEQUENCE_GAP`), whoever held the lease, this
+   * process included: a database failover may have lost commits whose
+   * numbers clients saw (the gone holder's, another process's cancel, or
+   * a take-over whose answer was lost).
    */
-  settleOrphan(taskId: string, epoch: number, takeovers: number, elsewhere?: boolean): Promise<void>;
+  settleOrphan(taskId: string, epoch: number, takeovers: number): Promise<void>;
   /**
    * Another process asked (see {@link TaskCoordinator.requestAbort}) that the
    * run of `taskId` in this process, if there is one, be canceled with a

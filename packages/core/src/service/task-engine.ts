@@ -125,12 +125,14 @@ export class TaskEngine {
   }
 
   /**
-   * This process has just taken `taskId`'s lease over from another process
-   * (gone): where the store can leave a gap in a log (`TaskStore.commitFrom`),
-   * the next commit here goes {@link TAKE_OVER_SEQUENCE_GAP} past the stored
-   * last sequence, the stored task first, as after events this process
-   * published (the gone holder's last commits may be lost with numbers
-   * clients saw). Nothing for a task not stored, or a store without gaps.
+   * This process has just taken `taskId`'s lease over (from a gone process,
+   * or back from itself when no run here holds it): where the store can
+   * leave a gap in a log (`TaskStore.commitFrom`), the next commit here goes
+   * {@link TAKE_OVER_SEQUENCE_GAP} past the stored last sequence, the stored
+   * task first, as after events this process published (commits a failover
+   * lost may carry numbers clients saw: the gone holder's, another process's
+   * cancel, a take-over whose answer was lost). Nothing for a task not
+   * stored, or a store without gaps.
    */
   async takenOver(taskId: string): Promise<void> {
     if (this.store.commitFrom === undefined) return;

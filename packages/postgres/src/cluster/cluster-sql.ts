@@ -40,8 +40,7 @@ export interface ClusterStatements {
    * counts, not a dropped session), bumping
    * the task's version (a stale writer's commit conflicts) and drawing a new
    * epoch from the schema's sequence, one no earlier lease had;
-   * returns id, epoch, how many take-overs the run has had and `elsewhere`
-   * (the lease was another holder's or nobody's, not `$1`'s). `$6` (at
+   * returns id, epoch and how many take-overs the run has had. `$6` (at
    * start-up, when this process holds its name's lock, or null): a holder
    * prefix (`<replica name>#`) whose leases are taken whether expired or not
    * when their holder has no session left (`pg_stat_activity` names none
@@ -132,7 +131,7 @@ export function clusterStatements(S: string): ClusterStatements {
         SELECT t.id FROM ${S}.tasks t
         WHERE $6::text IS NOT NULL AND t.state IN ${RUNNING_STATE_LIST} AND left(t.lease_holder, length($6::text)) = $6::text
       ), orphans AS (
-        SELECT t.id, t.lease_holder AS holder FROM ${S}.tasks t LEFT JOIN ${S}.lease_heartbeats b ON b.holder = t.lease_holder
+        SELECT t.id FROM ${S}.tasks t LEFT JOIN ${S}.lease_heartbeats b ON b.holder = t.lease_holder
         WHERE t.id = ANY(ARRAY(SELECT id FROM candidates)) AND t.state IN ${RUNNING_STATE_LIST}
           AND CASE WHEN t.lease_holder IS NULL THEN $3::boolean
                    WHEN greatest(t.lease_expires_at, b.expires_at) < now() THEN t.lease_holder <> $1 OR t.id <> ALL($5::text[])
@@ -147,7 +146,7 @@ export function clusterStatements(S: string): ClusterStatements {
       SET lease_holder = $1, version = t.version + 1, lease_epoch = ${nextEpoch(S)},
           lease_expires_at = ${expiry('$2')}, lease_takeovers = t.lease_takeovers + 1
       FROM orphans o WHERE t.id = o.id
-      RETURNING t.id, t.lease_epoch, t.lease_takeovers, o.holder IS DISTINCT FROM $1 AS elsewhere`,
+      RETURNING t.id, t.lease_epoch, t.lease_takeovers`,
     // The held ids join as a hashed set (never walked per row).
     takeOverOwn: `WITH mine AS (
         SELECT t.id FROM ${S}.tasks t

@@ -24,8 +24,8 @@ export type { PostgresCoordinatorOptions } from './coordinator-options.js';
 const TAKE_OVER_BATCH = 100;
 /** Ids per catch-up statement. */
 const CATCH_UP_BATCH = 1_000;
-/** A row taken over by a sweep; `elsewhere` (the `takeOver` sweep's) when its lease was another holder's or nobody's. */
-type TakenOver = { readonly id: string; readonly lease_epoch: number; readonly lease_takeovers: number; readonly elsewhere?: boolean };
+/** A row taken over by a sweep. */
+type TakenOver = { readonly id: string; readonly lease_epoch: number; readonly lease_takeovers: number };
 /** The longest wait between two tries of a failing sweep or catch-up. */
 const MAX_BACKOFF_MS = 5_000;
 
@@ -258,8 +258,8 @@ export class PostgresCoordinator implements TaskCoordinator {
   /** Hands the tasks just taken over to the service to settle (ids into `settled`); a failure is logged and the row's expiry made to pass now, fenced by the epoch, so the next self-sweep takes it anew. */
   private async settle(host: CoordinatorHost, rows: readonly TakenOver[], settled: string[]): Promise<void> {
     await Promise.all(
-      rows.map(({ id, lease_epoch, lease_takeovers, elsewhere }) =>
-        host.settleOrphan(id, lease_epoch, lease_takeovers, elsewhere === true).then(
+      rows.map(({ id, lease_epoch, lease_takeovers }) =>
+        host.settleOrphan(id, lease_epoch, lease_takeovers).then(
           () => void settled.push(id),
           async (error: unknown) => {
             this.logger?.warn({ taskId: id, error: String(error) }, 'Taskwire postgres: could not settle a task whose run stopped; a later sweep tries again');

@@ -2,6 +2,7 @@ import { PROCESS_STOPPED, stateOf, TAKE_OVER_SEQUENCE_GAP, type Agent, type Stre
 import { afterEach, expect, it } from 'vitest';
 import { describePostgres, type TestDatabase } from '../database-test-kit.js';
 import { quoteSchema } from '../schema-name.js';
+import { standbyCopy } from '../standby-test-kit.js';
 import { openTestReplica, type TestReplica } from './replica-test-kit.js';
 
 const text = (response: StreamResponse) => JSON.stringify(response);
@@ -9,7 +10,7 @@ const text = (response: StreamResponse) => JSON.stringify(response);
 /** Completes every run at once (a re-run of a taken-over task, here). */
 const agent: Agent = async (ctx) => ctx.complete('done again');
 
-describePostgres('a task taken over from a gone holder: its first commit after a gap, never under a number the holder may have handed out', (db: TestDatabase) => {
+describePostgres('a task taken over, from a gone holder or back by its own replica: its first commit after a gap, never under a number a client may have seen', (db: TestDatabase) => {
   const opened: TestReplica[] = [];
   afterEach(async () => {
     for (const replica of opened.splice(0)) await replica.close();
@@ -20,8 +21,10 @@ describePostgres('a task taken over from a gone holder: its first commit after a
    * of 3 events whose lease names `holder` (expired, heartbeat gone unless
    * it is the replica's own): what a promoted standby holds when the
    * replica that ran the task died with it, its last commits unreplicated.
+   * `lost`: the row is the replica's own, taken over (the answer lost) after
+   * a failover lost two commits a client saw.
    */
-  const orphanOf = async (holder: (replica: TestReplica) => string, rerunOrphans = 0) => {
+  const orphanOf = async (holder: (replica: TestReplica) => string, rerunOrphans = 0, lost?: 'lost') => {
     const schema = await db.schema();
     const replica = await openTestReplica(db, schema, { agent, leaseTtlMs: 2_000, rerunOrphans });
     opened.push(replica);
@@ -29,7 +32,20 @@ describePostgres('a task taken over from a gone holder: its first commit after a
     const task: Task = { id, contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history: [{ messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'go' }], taskId: id, contextId: 'c' }] };
     const update = (n: number) => ({ statusUpdate: { taskId: id, contextId: 'c', status: { state: 'TASK_STATE_WORKING' as const, timestamp: `2026-01-01T00:00:0${n}Z` } } });
     await replica.store.commit({ task, expectedVersion: 0, owner: '', events: [{ task }, update(1), update(2)] });
-    await db.pool.query(`UPDATE ${quoteSchema(schema)}.tasks SET lease_holder = $2, lease_epoch = 1, lease_expires_at = now() - interval '1 second' WHERE id = $1`, [id, holder(replica)]);
+    if (lost) {
+      // Another process commits two more events (a client sees 4 and `completed` at 5); the failover loses them.
+      const promote = await standbyCopy(db.pool, quoteSchema(schema), id);
+      const done: Task = { ...task, status: { state: 'TASK_STATE_COMPLETED' } };
+      await replica.store.commit({ task: done, expectedVersion: 1, owner: '', events: [update(3), { task: done }] });
+      expect((await replica.store.get(id))!.lastSequence).toBe(5);
+      await promote();
+    }
+    // `lost`: the take-over of the row landed (its answer lost), so it is fresh with a take-over counted; else expired.
+    await db.pool.query(
+      `UPDATE ${quoteSchema(schema)}.tasks SET lease_holder = $2, lease_epoch = 1, lease_takeovers = $3::int,
+         lease_expires_at = now() + ($3::int * interval '1 hour') - interval '1 second' WHERE id = $1`,
+      [id, holder(replica), lost ? 1 : 0],
+    );
     return { replica, id, stored: 3 };
   };
 
@@ -73,9 +89,41 @@ describePostgres('a task taken over from a gone holder: its first commit after a
     expect(stateOf(all.at(-1)!.event)).toBe('TASK_STATE_COMPLETED');
   });
 
-  it("a task of the replica's own (no run here holds it) is settled without a gap: this process knows what it handed out", async () => {
-    const { replica, id, stored } = await orphanOf((r) => r.coordinator.processId);
+  it("a replica's own row whose take-over answer was lost, after a failover lost commits a client saw, is settled after the gap, never under a seen number", async () => {
+    const { replica, id, stored } = await orphanOf((r) => r.coordinator.processId, 0, 'lost');
     await expect.poll(async () => (await replica.store.get(id))!.task.status.state, { timeout: 30_000 }).toBe('TASK_STATE_FAILED');
-    expect((await replica.store.readEvents(id, 0)).map((e) => e.sequence)).toEqual([1, 2, 3, stored + 1]);
+    // Without the gap the self-sweep would store `failed` at 4, a number a client saw with `working`, and 5, seen with `completed`.
+    expect((await replica.store.readEvents(id, 0)).map((e) => e.sequence)).toEqual([1, 2, 3, stored + TAKE_OVER_SEQUENCE_GAP + 1, stored + TAKE_OVER_SEQUENCE_GAP + 2]);
+  });
+
+  it("a task another replica canceled, the cancel lost in a failover, is settled by its runner's self-sweep after the gap, never under the canceled number", async () => {
+    const schema = await db.schema();
+    const S = quoteSchema(schema);
+    const waits: Agent = async (ctx) => {
+      await ctx.working('on it');
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    };
+    const r0 = await openTestReplica(db, schema, { agent: waits, leaseTtlMs: 2_000 });
+    opened.push(r0);
+    const r1 = await openTestReplica(db, schema, { agent, leaseTtlMs: 2_000 });
+    opened.push(r1);
+    const sent = await r0.service.unary('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'go' }] }, configuration: { returnImmediately: true } });
+    const id = 'task' in sent ? sent.task.id : '';
+    await expect.poll(async () => (await r0.store.get(id))!.task.status.state, { timeout: 30_000 }).toBe('TASK_STATE_WORKING');
+    const stored = (await r0.store.get(id))!.lastSequence;
+    const promote = await standbyCopy(db.pool, S, id);
+    // The client cancels at r1 and sees `canceled` under the next number; r0 hears it and its run stops.
+    expect((await r1.service.unary('CancelTask', { id })).status.state).toBe('TASK_STATE_CANCELED');
+    const seen = (await r1.store.get(id))!.lastSequence;
+    expect(seen).toBe(stored + 1);
+    await expect.poll(() => r0.service.engine.peek(id), { timeout: 30_000 }).toBeUndefined();
+    // The failover lost the cancel: the promoted row is working, under r0's lease, which nothing renews any more.
+    await promote();
+    await db.pool.query(`UPDATE ${S}.tasks SET lease_holder = $2, lease_expires_at = now() - interval '1 second' WHERE id = $1`, [id, r0.coordinator.processId]);
+    await expect.poll(async () => (await r0.store.get(id))!.task.status.state, { timeout: 30_000 }).toBe('TASK_STATE_FAILED');
+    const log = await r0.store.readEvents(id, 0);
+    expect(log.some((e) => e.sequence === seen)).toBe(false);
+    expect(log.slice(-2).map((e) => e.sequence)).toEqual([stored + TAKE_OVER_SEQUENCE_GAP + 1, stored + TAKE_OVER_SEQUENCE_GAP + 2]);
+    expect(text(log.at(-1)!.event)).toContain(PROCESS_STOPPED.slice(0, 40));
   });
 });

@@ -48,7 +48,7 @@ export interface TaskCheck {
  * transitions, ending in the task's state). `takeOverGaps` (a clustered
  * PostgreSQL server, whose restart takes its predecessor's tasks over): the
  * task itself may skip ahead, as a task taken over from a gone process is
- * settled after a gap (see `TAKE_OVER_SEQUENCE_GAP`).
+ * settled after a gap (see `TAKE_OVER_SEQUENCE_GAP`; a sweep of its own rows too).
  */
 export async function checkTasks(store: TaskStore, acked: AckLog, takeOverGaps = false): Promise<TaskCheck> {
   const problems: string[] = [];
