@@ -14,7 +14,16 @@
  *                                                                       over a dead one's task does; prints the task
  *   node release-store-probe.ts <url> <schema> delete <taskId>         deletes the task; prints whether it was there
  *
- * It imports only what every release since the first has, by package name.
+ * and with that release's file push store (`@taskwire/core/push`) on a
+ * directory, without PostgreSQL (pass `-` as url and schema); `<key>` is a
+ * base64 key opened as encryption key `k`, or `-` for none:
+ *
+ *   node release-store-probe.ts - - push-put <dir> <key> <taskId> <configId> <url> <token>
+ *                                                                       sets the config (owner alice); prints it as read back
+ *   node release-store-probe.ts - - push-all <dir> <key>               prints every config, secrets opened
+ *
+ * It imports only what every release since the first has, by package name
+ * (the push store only when a push op asks for it).
  */
 import { reduce, type StreamResponse, type Task } from '@taskwire/core';
 import { createPostgresTaskStore, migrate } from '@taskwire/postgres';
@@ -52,8 +61,23 @@ async function operate(store: Awaited<ReturnType<typeof createPostgresTaskStore>
   throw new Error(`unknown op ${op}`);
 }
 
+/** What a process of the release does for the push op `op` on the directory `arg`, with its file push store. */
+async function operatePush(): Promise<unknown> {
+  const [directory, key, taskId, id, hookUrl, token] = process.argv.slice(5) as [string, string, string, string, string, string];
+  const { FilePushConfigStore } = await import('@taskwire/core/push');
+  const store = await FilePushConfigStore.open({ directory }, key === '-' ? {} : { encryption: { current: 'k', keys: { k: key } } });
+  try {
+    if (op === 'push-all') return await store.all();
+    if (op === 'push-put') return await store.put({ owner: 'alice', delivered: 0, config: { taskId, id, url: hookUrl, token } });
+    throw new Error(`unknown op ${op}`);
+  } finally {
+    await store.close();
+  }
+}
+
 let result: unknown;
-if (op === 'migrate') result = (await migrate({ connectionString: url, schema })).version;
+if (op.startsWith('push-')) result = await operatePush();
+else if (op === 'migrate') result = (await migrate({ connectionString: url, schema })).version;
 else {
   const store = await createPostgresTaskStore({ connectionString: url, schema, ...(op === 'sweep' && { retention: { maxEventAgeMs: Number(arg) } }) });
   try {
