@@ -71,7 +71,8 @@ export function toolName(options: A2AToolOptions): string {
  * abort before the remote agent's first event (or, for an agent that does
  * not stream, before its answer to the send) keeps the request open until
  * that event names the task, for up to `cancelTimeoutMs`, then cancels it
- * (without the event by then, the request is dropped). Errors of the
+ * (without the event by then, the request is dropped, and a call that
+ * answers the task `taskId` names cancels that task). Errors of the
  * remote agent (unreachable, refused) are thrown. The client is made on
  * the first call (a failed connection is tried again on the next).
  */
@@ -104,9 +105,9 @@ export function remoteAgentCalls(options: A2AToolOptions): (input: A2AToolCall, 
         if (task && options.progress !== false && !isTerminal(task.status.state)) yield taskOutput(task);
       }
     } catch (error) {
-      if (signal?.aborted && task && !isTerminal(task.status.state)) {
-        await remote.cancelTask({ id: task.id }, { timeoutMs: waitMs }).catch(() => undefined);
-      }
+      // The task to cancel: the one the events named, else the one this call answers (no event came in time).
+      const open = task ? (isTerminal(task.status.state) ? undefined : task.id) : taskId;
+      if (signal?.aborted && open) await remote.cancelTask({ id: open }, { timeoutMs: waitMs }).catch(() => undefined);
       throw error;
     }
     if (!task) throw new Error('The remote agent ended its stream without a task or a message');

@@ -1,7 +1,8 @@
 // The remote-agent tool call (remoteAgentCalls, shared by every framework's
 // a2aTool): a caller that aborts before the remote task's first event (or
 // the answer to a blocking send) has reached the tool still gets that task
-// canceled, over HTTP at 127.0.0.1.
+// canceled (the task the call answers when no event comes in time), over
+// HTTP at 127.0.0.1.
 import type { Agent } from '@taskwire/core';
 import { createMemoryTaskStore, TaskService } from '@taskwire/core';
 import { referenceAgentCard } from '@taskwire/reference-agent';
@@ -90,4 +91,42 @@ describe('remoteAgentCalls: an abort before the remote task reached the tool', (
     // The agent's first event stays held: only the bound can end the call.
     await expect(ended).rejects.toBe(reason);
   }, 30_000);
+
+  it('a call that answers a task cancels that task when no first event comes within cancelTimeoutMs', async () => {
+    // The first turn asks for input; the answer's turn works until canceled, and its send's answer is held back.
+    const agent: Agent = async (ctx) => {
+      if (!ctx.isContinuation) return ctx.inputRequired('Which one?');
+      await ctx.working('working');
+      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+    };
+    const base = referenceAgentCard([]);
+    const card = { ...base, capabilities: { ...base.capabilities, streaming: false } };
+    const service = new TaskService({ store: createMemoryTaskStore(), agent, card });
+    const http = await serveA2A({ service, card: (url) => ({ ...card, supportedInterfaces: httpInterfaces(url) }) });
+    const release = latch();
+    const answered = latch();
+    let hold = false;
+    const holding = { after: async (call: { method: string }) => void (hold && call.method === 'SendMessage' && (answered.open(), await release.done)) };
+    const client = await createClient(http.url, { interceptors: [holding] });
+    cleanups.push(async () => {
+      release.open();
+      await client.close();
+      await http.close();
+      await service.close();
+    });
+    const call = remoteAgentCalls({ client, cancelTimeoutMs: 50 });
+    const asked = await finalOutput(call({ message: 'book' }));
+    expect(asked.state).toBe('input-required');
+    hold = true;
+    const caller = new AbortController();
+    const ended = finalOutput(call({ message: 'the first', taskId: asked.taskId }, caller.signal));
+    ended.catch(() => undefined);
+    await answered.done;
+    const reason = new Error('the caller stopped');
+    caller.abort(reason);
+    await expect(ended).rejects.toBe(reason);
+    const task = await service.unary('GetTask', { id: asked.taskId! });
+    expect(task.status.state).toBe('TASK_STATE_CANCELED');
+  }, 30_000);
 });
+
