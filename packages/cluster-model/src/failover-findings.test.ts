@@ -4,10 +4,12 @@
 // that its search finds it; a change that closes one turns its test red, and the test then moves to failover.test.ts as a
 // search that finds nothing (as the two closed by numbering own rows after the gap did).
 import { describe, expect, it } from 'vitest';
-import { covered, find, numberOf, replays } from './failover-search.js';
+import { covered, finder, numberOf, replays } from './failover-search.js';
 import { TAKE_OVER_GAP } from './lost-commits.js';
 import type { Violation } from './model-state.js';
 import type { ModelConfig } from './simulator.js';
+
+const find = finder(console.info);
 
 interface Finding {
   readonly name: string;

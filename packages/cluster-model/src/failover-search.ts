@@ -25,11 +25,21 @@ export const numberOf = (v: Violation): number => Number(v.detail.split(':')[0]!
 /** The event a client saw under the number a `sequence-kept` violation names (`kind@replica#n`). */
 export const sawKind = (v: Violation): string => /a client saw (\w[\w-]*)@/.exec(v.detail)![1]!;
 
-/** Searches `config` with `seed` over `numRuns` sequences of up to 60 actions for a violation `target` accepts (a reused number); prints what it found under `name`. */
-export function find(name: string, config: ModelConfig, numRuns: number, seed: number, target = reused): SearchResult {
-  const result = search({ ...config, seed, numRuns, maxActions: 60, target });
-  console.info(`${name}: ${report(result)}${result.violation?.cause ? ` (${result.violation.cause})` : ''}`);
-  return result;
+/** A search of the failover scenarios: see {@link finder}. */
+export type Find = (name: string, config: ModelConfig, numRuns: number, seed: number, target?: (v: Violation) => boolean) => SearchResult;
+
+/**
+ * A search that gives `print` one line per search: `find(name, config,
+ * numRuns, seed, target?)` searches `config` with `seed` over `numRuns`
+ * sequences of up to 60 actions for a violation `target` accepts (a reused
+ * number by default) and prints what it found under `name`.
+ */
+export function finder(print: (line: string) => void): Find {
+  return (name, config, numRuns, seed, target = reused) => {
+    const result = search({ ...config, seed, numRuns, maxActions: 60, target });
+    print(`${name}: ${report(result)}${result.violation?.cause ? ` (${result.violation.cause})` : ''}`);
+    return result;
+  };
 }
 
 /** True when the shrunk counterexample of `result` replays on `config`: the same actions reuse a number again. */

@@ -28,10 +28,12 @@ const OWN_ROWS: { name: string; config: ModelConfig; seed: number; target?: (v: 
 const OWN_ROWS_BUDGET = 1_000;
 import { TAKE_OVER_SEQUENCE_GAP } from '@taskwire/core';
 import { describe, expect, it } from 'vitest';
-import { cluster, covered, find, numberOf, replays, reused, sawKind } from './failover-search.js';
+import { cluster, covered, finder, numberOf, replays, reused, sawKind } from './failover-search.js';
 import { TAKE_OVER_GAP } from './lost-commits.js';
 import type { Violation } from './model-state.js';
 import { type Action, type ModelConfig, report as trace, search, simulate } from './simulator.js';
+
+const find = finder(console.info);
 
 const SEED = Number(process.env.MODEL_SEED ?? 43);
 const RUNS = Number(process.env.MODEL_RUNS ?? 1_500);
