@@ -83,15 +83,9 @@ export class TaskService implements A2AHandlers {
     try {
       requireServedVersion(context, this.servesNext);
       parsed = parseParams(method, params);
+      if (method !== 'GetExtendedAgentCard') requireExtensions(this.options.card, context.extensions);
     } catch (error) {
       return Promise.reject(error);
-    }
-    if (method !== 'GetExtendedAgentCard') {
-      try {
-        requireExtensions(this.options.card, context.extensions);
-      } catch (error) {
-        return Promise.reject(error);
-      }
     }
     const authorize = this.options.authorize;
     if (authorize) return Promise.resolve(authorize({ method, params: parsed, context })).then(() => handler.call(this, parsed, context));
