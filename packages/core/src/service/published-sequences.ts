@@ -1,11 +1,12 @@
 /**
  * How far past a task's stored last sequence a process that takes the task
- * over from a gone holder numbers its first commit (where the store can
- * leave a gap, `TaskStore.commitFrom`), the stored task logged first. The
- * holder may have committed, and clients seen, events that a database
- * failover with asynchronous replication lost; no process left remembers
- * how many, and a standby lags behind one task by far fewer commits than
- * this, so none of those numbers is used again with other content.
+ * over (from a gone holder, or back from itself when no run of its own
+ * holds it) numbers its first commit (where the store can leave a gap,
+ * `TaskStore.commitFrom`), the stored task logged first. Clients may have
+ * seen events that a database failover with asynchronous replication lost;
+ * no process left remembers how many, and a standby lags behind one task
+ * by far fewer commits than this, so none of those numbers is used again
+ * with other content.
  */
 export const TAKE_OVER_SEQUENCE_GAP = 1_000_000;
 
